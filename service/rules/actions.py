@@ -1,0 +1,120 @@
+"""Actions as frozen dataclasses, with the JSON form the API accepts and lists."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .cards import Card
+from .errors import IllegalAction
+from .melds import Meld
+
+
+class Action:
+    type: str = ""
+
+    def to_dict(self) -> dict:
+        return {"type": self.type}
+
+
+@dataclass(frozen=True)
+class TakeUpcard(Action):
+    type = "take_upcard"
+
+
+@dataclass(frozen=True)
+class Pass(Action):
+    type = "pass"
+
+
+@dataclass(frozen=True)
+class Draw(Action):
+    source: str  # "stock" or "discard"
+    type = "draw"
+
+    def __post_init__(self):
+        if self.source not in ("stock", "discard"):
+            raise IllegalAction("invalid-action", f"draw from 'stock' or 'discard', not {self.source!r}")
+
+    def to_dict(self) -> dict:
+        return {"type": self.type, "from": self.source}
+
+
+@dataclass(frozen=True)
+class Discard(Action):
+    card: Card
+    type = "discard"
+
+    def to_dict(self) -> dict:
+        return {"type": self.type, "card": str(self.card)}
+
+
+@dataclass(frozen=True)
+class Knock(Action):
+    discard: Card
+    melds: tuple[Meld, ...] | None = None  # None: the engine lays out the best arrangement
+    type = "knock"
+
+    def to_dict(self) -> dict:
+        data: dict[str, Any] = {"type": self.type, "discard": str(self.discard)}
+        if self.melds is not None:
+            data["melds"] = [m.to_list() for m in self.melds]
+        return data
+
+
+@dataclass(frozen=True)
+class BigGin(Action):
+    type = "big_gin"
+
+
+@dataclass(frozen=True)
+class Resign(Action):
+    type = "resign"
+
+
+_FIELDS = {
+    "take_upcard": set(), "pass": set(), "big_gin": set(), "resign": set(),
+    "draw": {"from"}, "discard": {"card"}, "knock": {"discard", "melds"},
+}
+
+
+def _card(data: dict, key: str) -> Card:
+    if key not in data:
+        raise IllegalAction("invalid-action", f"{data.get('type')} needs a {key!r} card")
+    try:
+        return Card.parse(data[key])
+    except ValueError as exc:
+        raise IllegalAction("invalid-action", f"{key}: {exc}") from None
+
+
+def _melds(raw: Any) -> tuple[Meld, ...]:
+    if not isinstance(raw, list) or not all(isinstance(m, list) for m in raw):
+        raise IllegalAction("invalid-action", "melds must be a list of lists of cards")
+    melds = []
+    for group in raw:
+        try:
+            melds.append(Meld(group))
+        except ValueError as exc:
+            raise IllegalAction("invalid-meld", str(exc)) from None
+    return tuple(melds)
+
+
+def action_from_dict(data: Any) -> Action:
+    """Read an action from its JSON form; anything malformed is an `invalid-action`."""
+    if not isinstance(data, dict):
+        raise IllegalAction("invalid-action", "an action must be a JSON object with a 'type'")
+    kind = data.get("type")
+    if not isinstance(kind, str) or kind not in _FIELDS:
+        raise IllegalAction("invalid-action", f"unknown action type {kind!r}; one of {', '.join(_FIELDS)}")
+    extra = set(data) - {"type"} - _FIELDS[kind]
+    if extra:
+        raise IllegalAction("invalid-action", f"{kind} takes no field {sorted(extra)[0]!r}")
+    if kind == "draw":
+        if not isinstance(data.get("from"), str):
+            raise IllegalAction("invalid-action", "draw needs 'from': 'stock' or 'discard'")
+        return Draw(data["from"])
+    if kind == "discard":
+        return Discard(_card(data, "card"))
+    if kind == "knock":
+        melds = _melds(data["melds"]) if data.get("melds") is not None else None
+        return Knock(_card(data, "discard"), melds)
+    return {"take_upcard": TakeUpcard, "pass": Pass, "big_gin": BigGin, "resign": Resign}[kind]()

@@ -1,0 +1,167 @@
+"""Settling a knock: the knocker's layout, the defender's best melds and layoffs, the score."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Iterable
+
+from .cards import Card, full_deck, parse_cards
+from .errors import IllegalAction
+from .melds import Arrangement, Meld, arrangements, best_arrangement
+from .options import Rules
+
+
+@dataclass(frozen=True)
+class KnockResult:
+    knocker_melds: tuple[Meld, ...]
+    knocker_deadwood: tuple[Card, ...]
+    knocker_points: int
+    defender_melds: tuple[Meld, ...]
+    defender_layoffs: tuple[Card, ...]
+    defender_deadwood: tuple[Card, ...]
+    defender_points: int
+    result: str  # knock | undercut | gin | big_gin | tie
+    winner: str | None  # knocker | defender | None
+    points: int
+
+    def to_dict(self) -> dict:
+        return {
+            "knocker_melds": [m.to_list() for m in self.knocker_melds],
+            "knocker_deadwood": [str(c) for c in self.knocker_deadwood],
+            "knocker_points": self.knocker_points,
+            "defender_melds": [m.to_list() for m in self.defender_melds],
+            "defender_layoffs": [str(c) for c in self.defender_layoffs],
+            "defender_deadwood": [str(c) for c in self.defender_deadwood],
+            "defender_points": self.defender_points,
+            "result": self.result,
+            "winner": self.winner,
+            "points": self.points,
+        }
+
+
+def layout_from_melds(cards: list[Card], melds: Iterable[Meld]) -> Arrangement:
+    """The knocker's named layout, checked: valid melds, of their own cards, no card twice."""
+    melds = tuple(melds)
+    used: list[Card] = [c for m in melds for c in m.cards]
+    if len(used) != len(set(used)):
+        raise IllegalAction("invalid-meld", "a card may belong to only one meld")
+    missing = [str(c) for c in used if c not in cards]
+    if missing:
+        raise IllegalAction("invalid-meld", f"meld card {missing[0]} is not in the knocker's hand")
+    deadwood = tuple(sorted(c for c in cards if c not in used))
+    return Arrangement(melds, deadwood, sum(c.points for c in deadwood))
+
+
+def _layoff_spots(meld: Meld) -> set[Card]:
+    """Cards that could be laid off directly onto a meld."""
+    first = meld.cards[0]
+    if meld.kind == "set":
+        return {c for c in full_deck() if c.rank == first.rank} - set(meld.cards) if len(meld) == 3 else set()
+    spots = set()
+    if first.rank > 1:
+        spots.add(Card(first.rank - 1, first.suit))
+    if meld.cards[-1].rank < 13:
+        spots.add(Card(meld.cards[-1].rank + 1, first.suit))
+    return spots
+
+
+def choose_knock_layout(cards: list[Card], seen: Iterable[Card] = ()) -> Arrangement:
+    """The engine's layout for a knocker who names none: lowest deadwood; among equals, the one
+    with the fewest layoff spots for cards the knocker cannot see; then a fixed textual order."""
+    hidden = set(full_deck()) - set(cards) - set(seen)
+    candidates = list(arrangements(cards))
+    low = min(a.deadwood_points for a in candidates)
+
+    def exposure(arr: Arrangement) -> tuple:
+        spots = set().union(*(_layoff_spots(m) for m in arr.melds)) if arr.melds else set()
+        return (len(spots & hidden), [m.to_list() for m in arr.melds])
+
+    return min((a for a in candidates if a.deadwood_points == low), key=exposure)
+
+
+def _layoff_candidates(knocker_melds: tuple[Meld, ...], defender: list[Card]) -> list[Card]:
+    """Defender cards that could be laid off, following chains outward from each run."""
+    held = set(defender)
+    found: list[Card] = []
+    for meld in knocker_melds:
+        if meld.kind == "set":
+            found.extend(c for c in _layoff_spots(meld) if c in held)
+            continue
+        suit, low, high = meld.cards[0].suit, meld.cards[0].rank, meld.cards[-1].rank
+        rank = low - 1
+        while rank >= 1 and Card(rank, suit) in held:
+            found.append(Card(rank, suit))
+            rank -= 1
+        rank = high + 1
+        while rank <= 13 and Card(rank, suit) in held:
+            found.append(Card(rank, suit))
+            rank += 1
+    return sorted(set(found))
+
+
+def _layoffs_valid(knocker_melds: tuple[Meld, ...], layoffs: tuple[Card, ...]) -> bool:
+    """Every laid-off card touches a knocker's 3-card set, or joins a knocker's run through a
+    chain of other laid-off cards (so a run extended by one layoff can take the next)."""
+    laid = set(layoffs)
+    for card in layoffs:
+        ok = False
+        for meld in knocker_melds:
+            if meld.kind == "set":
+                ok = card in _layoff_spots(meld)
+            elif meld.cards[0].suit == card.suit:
+                low, high = meld.cards[0].rank, meld.cards[-1].rank
+                if card.rank < low:
+                    ok = all(Card(r, card.suit) in laid for r in range(card.rank + 1, low))
+                elif card.rank > high:
+                    ok = all(Card(r, card.suit) in laid for r in range(high + 1, card.rank))
+            if ok:
+                break
+        if not ok:
+            return False
+    return True
+
+
+def best_defence(knocker_melds: tuple[Meld, ...], defender: list[Card], layoffs_allowed: bool):
+    """The defender's exact best: (arrangement of the cards kept, layoffs)."""
+    if not layoffs_allowed:
+        return best_arrangement(defender), ()
+    candidates = _layoff_candidates(knocker_melds, defender)
+    best = None
+    for size in range(len(candidates) + 1):
+        for layoffs in combinations(candidates, size):
+            if not _layoffs_valid(knocker_melds, layoffs):
+                continue
+            arrangement = best_arrangement([c for c in defender if c not in layoffs])
+            # Fewer layoffs win ties: same count, simpler record.
+            if best is None or arrangement.deadwood_points < best[0].deadwood_points:
+                best = (arrangement, layoffs)
+    return best
+
+
+def settle_knock(knocker_cards, knocker_melds, defender_cards, rules: Rules | None = None,
+                 *, big_gin: bool = False, seen: Iterable[Card] = ()) -> KnockResult:
+    """Score a knock. `knocker_cards` are the knocker's 10 cards after the discard (11 for Big
+    Gin); `knocker_melds=None` lets the engine choose the layout. Points are before any
+    Oklahoma doubling."""
+    rules = rules or Rules()
+    knocker = parse_cards(knocker_cards)
+    defender = parse_cards(defender_cards)
+    if knocker_melds is None:
+        layout = choose_knock_layout(knocker, seen)
+    else:
+        layout = layout_from_melds(knocker, [m if isinstance(m, Meld) else Meld(m) for m in knocker_melds])
+    gin = layout.deadwood_points == 0
+    arrangement, layoffs = best_defence(layout.melds, defender, layoffs_allowed=not gin)
+    k, d = layout.deadwood_points, arrangement.deadwood_points
+    if gin and big_gin:
+        result, winner, points = "big_gin", "knocker", rules.big_gin_bonus + d
+    elif gin:
+        result, winner, points = "gin", "knocker", rules.gin_bonus + d
+    elif d < k or (d == k and rules.undercut_on_tie):
+        result, winner, points = "undercut", "defender", k - d + rules.undercut_bonus
+    elif d == k:
+        result, winner, points = "tie", None, 0
+    else:
+        result, winner, points = "knock", "knocker", d - k
+    return KnockResult(layout.melds, layout.deadwood, k, arrangement.melds, tuple(layoffs),
+                       arrangement.deadwood, d, result, winner, points)

@@ -1,0 +1,387 @@
+"""A two-player match of Gin Rummy as a state machine.
+
+The caller supplies every deck order (`deal`) and every action (`apply`); the engine never
+shuffles and never reads a clock. `check` is the one place legality is decided: `apply` calls
+it first, and `legal_actions` is exactly the candidate actions `check` lets through.
+"""
+from __future__ import annotations
+
+import copy
+from typing import Iterable
+
+from .actions import Action, BigGin, Discard, Draw, Knock, Pass, Resign, TakeUpcard
+from .cards import Card, parse_cards
+from .errors import IllegalAction
+from .knock import layout_from_melds, settle_knock
+from .melds import best_arrangement, deadwood_count
+from .options import Rules
+from .scoring import all_closed, new_games, net_margin, record_hand_win
+
+PHASES = ("awaiting_deal", "upcard_offer", "draw", "discard", "last_discard_offer", "match_over")
+_PHASE_WORDS = {
+    "awaiting_deal": "waiting for the deal",
+    "upcard_offer": "the upcard offer",
+    "draw": "the draw",
+    "discard": "the discard",
+    "last_discard_offer": "the last-discard offer",
+    "match_over": "the end of the match",
+}
+
+
+def _cards(cards: Iterable[Card]) -> list[str]:
+    return [str(c) for c in cards]
+
+
+class Match:
+    """The whole state of a match. Build with `Match.new`, restore with `Match.from_dict`."""
+
+    def __init__(self, rules: Rules, first_dealer: int):
+        if first_dealer not in (0, 1):
+            raise ValueError("first_dealer must be seat 0 or 1")
+        self.rules = rules
+        self.first_dealer = first_dealer
+        self.dealer = first_dealer
+        self.hand_number = 0
+        self.phase = "awaiting_deal"
+        self.to_move: int | None = None
+        self.hands: list[list[Card]] = [[], []]
+        self.stock: list[Card] = []  # top of the stock first
+        self.discard_pile: list[Card] = []  # bottom first, top last
+        self.upcard_passes = 0
+        self.must_draw_stock = False
+        self.must_knock = False
+        self.taken: Card | None = None  # taken from the discard pile this turn: not discardable
+        self.known: list[list[Card]] = [[], []]  # taken from the discard pile, not discarded since
+        self.knock_limit = rules.knock_limit
+        self.multiplier = 1
+        self.games = new_games(rules)
+        self.wins = [0, 0]
+        self.sheet: list[dict] = []
+        self.last_hand: dict | None = None
+        self.result: dict | None = None
+
+    @classmethod
+    def new(cls, rules: Rules | None, first_dealer: int) -> "Match":
+        return cls(rules or Rules(), first_dealer)
+
+    # -- queries -------------------------------------------------------------------------
+
+    @property
+    def needs_deal(self) -> bool:
+        return self.phase == "awaiting_deal"
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == "match_over"
+
+    @property
+    def winner(self) -> int | None:
+        return self.result["winner"] if self.result else None
+
+    def _candidates(self, seat: int) -> list[Action]:
+        if self.phase == "upcard_offer":
+            return [TakeUpcard(), Pass()]
+        if self.phase == "draw":
+            return [Draw("stock"), Draw("discard")]
+        if self.phase == "last_discard_offer":
+            return [Draw("discard"), Pass()]
+        if self.phase == "discard":
+            hand = sorted(self.hands[seat])
+            return [Discard(c) for c in hand] + [Knock(c) for c in hand] + [BigGin()]
+        return []
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every turn action `check` accepts now (resigning, always allowed, is not listed)."""
+        if seat != self.to_move:
+            return []
+        legal = []
+        for action in self._candidates(seat):
+            try:
+                self.check(seat, action)
+            except IllegalAction:
+                continue
+            legal.append(action)
+        return legal
+
+    # -- legality: the one source of truth -------------------------------------------------
+
+    def check(self, seat: int, action: Action) -> None:
+        """Raise IllegalAction(code, message) unless `seat` may take `action` now."""
+        if not isinstance(action, Action) or seat not in (0, 1):
+            raise IllegalAction("invalid-action", f"not an action for seat 0 or 1: {action!r}")
+        if self.phase == "match_over":
+            raise IllegalAction("game-over", f"the match is over; {action.type} is not possible")
+        if isinstance(action, Resign):
+            return
+        if self.phase == "awaiting_deal":
+            raise IllegalAction("wrong-phase", "no hand is in play: the next hand has not been dealt")
+        if seat != self.to_move:
+            raise IllegalAction("not-your-turn",
+                                f"it is seat {self.to_move}'s turn, in {_PHASE_WORDS[self.phase]}")
+        getattr(self, "_check_" + self.phase)(seat, action)
+
+    def _check_upcard_offer(self, seat: int, action: Action) -> None:
+        if not isinstance(action, (TakeUpcard, Pass)):
+            raise IllegalAction("wrong-phase", f"{action.type} is not allowed in the upcard offer: "
+                                f"take the upcard {self.discard_pile[-1]} or pass")
+
+    def _check_draw(self, seat: int, action: Action) -> None:
+        if not isinstance(action, Draw):
+            raise IllegalAction("wrong-phase", f"{action.type} is not allowed in the draw: "
+                                "draw from the stock or the discard pile first")
+        if action.source == "discard" and self.must_draw_stock:
+            raise IllegalAction("wrong-phase", "both players passed the upcard: draw from the stock")
+
+    def _check_last_discard_offer(self, seat: int, action: Action) -> None:
+        if isinstance(action, Pass):
+            return
+        if not (isinstance(action, Draw) and action.source == "discard"):
+            raise IllegalAction("wrong-phase", "the stock is down to 2 cards: take the last discard "
+                                "to knock or go gin, or pass")
+        top = self.discard_pile[-1]
+        hand = self.hands[seat] + [top]
+        if not any(self._knock_deadwood_ok(hand, c) for c in hand if c != top) and not self._big_gin(hand):
+            raise IllegalAction("deadwood-over-limit", f"the last discard {top} may be taken only to "
+                                f"knock or go gin, and it would not let you (limit {self.knock_limit})")
+
+    def _check_discard(self, seat: int, action: Action) -> None:
+        hand = self.hands[seat]
+        if isinstance(action, BigGin):
+            if not self.rules.big_gin:
+                raise IllegalAction("big-gin-not-allowed", "these rules have no Big Gin")
+            if not self._big_gin(hand):
+                raise IllegalAction("big-gin-not-allowed", f"Big Gin needs all 11 cards in melds; "
+                                    f"{deadwood_count(hand)} points of deadwood remain")
+            return
+        if not isinstance(action, (Discard, Knock)):
+            raise IllegalAction("wrong-phase", f"{action.type} is not allowed in the discard: "
+                                "you have drawn already, now discard or knock")
+        card = action.card if isinstance(action, Discard) else action.discard
+        if card not in hand:
+            raise IllegalAction("card-not-in-hand", f"{card} is not in your hand (in the discard)")
+        if card == self.taken:
+            raise IllegalAction("cannot-discard-taken-card", f"{card} was just taken from the "
+                                "discard pile and may not be discarded this turn")
+        if isinstance(action, Discard):
+            if self.must_knock:
+                raise IllegalAction("knock-required", f"the last discard was taken to knock: knock, "
+                                    f"not discard {card}")
+            return
+        rest = [c for c in hand if c != card]
+        points = (layout_from_melds(rest, action.melds).deadwood_points if action.melds is not None
+                  else deadwood_count(rest))
+        if points and not self.rules.knocking_allowed:
+            raise IllegalAction("knocking-not-allowed", f"only gin ends a hand in these rules; "
+                                f"knocking with {card} leaves {points} points of deadwood")
+        if points > self.knock_limit:
+            raise IllegalAction("deadwood-over-limit", f"knocking with {card} leaves {points} points "
+                                f"of deadwood; the limit this hand is {self.knock_limit}")
+
+    def _knock_deadwood_ok(self, hand: list[Card], discard: Card) -> bool:
+        points = deadwood_count([c for c in hand if c != discard])
+        return points <= self.knock_limit and (points == 0 or self.rules.knocking_allowed)
+
+    def _big_gin(self, hand: list[Card]) -> bool:
+        return self.rules.big_gin and len(hand) == 11 and deadwood_count(hand) == 0
+
+    # -- changes -------------------------------------------------------------------------
+
+    def deal(self, deck: Iterable[Card | str]) -> list[dict]:
+        """Deal a hand from `deck` (52 distinct cards; index 0 is dealt first, to the non-dealer)."""
+        deck = parse_cards(list(deck))
+        if len(deck) != 52 or len(set(deck)) != 52:
+            raise ValueError("a deck must hold the 52 distinct cards")
+        if not self.needs_deal:
+            raise IllegalAction("wrong-phase", f"cannot deal in {_PHASE_WORDS[self.phase]}")
+        self.hand_number += 1
+        dealer, other = self.dealer, 1 - self.dealer
+        self.hands = [[], []]
+        for i in range(20):
+            self.hands[other if i % 2 == 0 else dealer].append(deck[i])
+        upcard = deck[20]
+        self.discard_pile = [upcard]
+        self.stock = deck[21:]
+        self.known = [[], []]
+        self.taken = None
+        self.upcard_passes = 0
+        self.must_draw_stock = self.must_knock = False
+        if self.rules.oklahoma:
+            self.knock_limit = upcard.points
+            self.multiplier = 2 if upcard.suit == "S" else 1
+        else:
+            self.knock_limit = self.rules.knock_limit if self.rules.knocking_allowed else 0
+            self.multiplier = 1
+        self.phase, self.to_move = "upcard_offer", other
+        return [{
+            "type": "deal", "hand": self.hand_number, "dealer": dealer, "upcard": str(upcard),
+            "stock_count": len(self.stock), "knock_limit": self.knock_limit,
+            "private": {str(s): {"cards": {str(s): _cards(sorted(self.hands[s]))}} for s in (0, 1)},
+        }]
+
+    def apply(self, seat: int, action: Action) -> list[dict]:
+        """Check and apply one action; return the events it caused."""
+        self.check(seat, action)
+        base = {"hand": self.hand_number, "seat": seat}
+        if isinstance(action, Resign):
+            return self.forfeit(seat, "resign")
+        if isinstance(action, TakeUpcard):
+            self._take_top(seat)
+            self.phase = "discard"
+            return [{**base, "type": "take_upcard", "card": str(self.taken)}]
+        if isinstance(action, Pass):
+            return [{**base, "type": "pass"}] + self._pass(seat)
+        if isinstance(action, Draw):
+            return [self._draw(seat, action.source, base)]
+        if isinstance(action, Discard):
+            return self._discard(seat, action.card, base)
+        if isinstance(action, Knock):
+            self.hands[seat].remove(action.discard)
+            return [{**base, "type": "knock", "private": {str(seat): {"discard": str(action.discard)}}}] + \
+                self._settle(seat, action.melds, action.discard)
+        return [{**base, "type": "big_gin"}] + self._settle(seat, None, None)
+
+    def _take_top(self, seat: int) -> None:
+        card = self.discard_pile.pop()
+        self.hands[seat].append(card)
+        self.known[seat].append(card)
+        self.taken = card
+
+    def _pass(self, seat: int) -> list[dict]:
+        if self.phase == "last_discard_offer":
+            return self._void()
+        if self.upcard_passes == 0:
+            self.upcard_passes, self.to_move = 1, self.dealer
+        else:
+            self.phase, self.to_move, self.must_draw_stock = "draw", 1 - self.dealer, True
+        return []
+
+    def _draw(self, seat: int, source: str, base: dict) -> dict:
+        if self.phase == "last_discard_offer":
+            self.must_knock = True
+        self.must_draw_stock = False
+        self.phase = "discard"
+        if source == "discard":
+            self._take_top(seat)
+            return {**base, "type": "draw", "from": "discard", "card": str(self.taken)}
+        card = self.stock.pop(0)
+        self.hands[seat].append(card)
+        self.taken = None
+        return {**base, "type": "draw", "from": "stock", "stock_count": len(self.stock),
+                "private": {str(seat): {"card": str(card)}}}
+
+    def _discard(self, seat: int, card: Card, base: dict) -> list[dict]:
+        self.hands[seat].remove(card)
+        if card in self.known[seat]:
+            self.known[seat].remove(card)
+        self.discard_pile.append(card)
+        self.taken = None
+        events = [{**base, "type": "discard", "card": str(card)}]
+        if len(self.stock) <= 2:
+            if self.rules.last_discard_rule == "take_to_finish":
+                self.phase, self.to_move = "last_discard_offer", 1 - seat
+                return events
+            return events + self._void()
+        self.phase, self.to_move = "draw", 1 - seat
+        return events
+
+    def _void(self) -> list[dict]:
+        """The stock ran down: no score, and the same dealer deals again."""
+        record = {"hand": self.hand_number, "dealer": self.dealer, "result": "void", "winner": None,
+                  "knocker": None, "points": 0,
+                  "hands": {str(s): _cards(sorted(self.hands[s])) for s in (0, 1)}}
+        self.sheet.append({k: record[k] for k in ("hand", "dealer", "result", "winner", "points")})
+        self.last_hand = record
+        self.phase, self.to_move = "awaiting_deal", None
+        return [{"type": "hand_void", "hand": self.hand_number, "record": record}]
+
+    def _settle(self, knocker: int, melds, discard: Card | None) -> list[dict]:
+        defender = 1 - knocker
+        hands_at_end = {str(s): _cards(sorted(self.hands[s])) for s in (0, 1)}
+        seen = self.discard_pile + ([discard] if discard else [])
+        settled = settle_knock(self.hands[knocker], melds, self.hands[defender], self.rules,
+                               big_gin=discard is None, seen=seen)
+        winner = {"knocker": knocker, "defender": defender, None: None}[settled.winner]
+        points = settled.points * self.multiplier
+        credited: list[int] = []
+        if winner is not None:
+            credited = record_hand_win(self.rules, self.games, self.wins[winner], winner, points)
+            self.wins[winner] += 1
+        record = {"hand": self.hand_number, "dealer": self.dealer, "knocker": knocker,
+                  "knock_discard": str(discard) if discard else None, "hands": hands_at_end,
+                  **settled.to_dict(), "winner": winner, "points": points,
+                  "multiplier": self.multiplier, "games_credited": credited}
+        self.sheet.append({k: record[k] for k in ("hand", "dealer", "knocker", "result", "winner", "points")}
+                          | {"games_credited": credited})
+        self.last_hand = record
+        events = [{"type": "hand_end", "hand": self.hand_number, "record": record}]
+        if winner is None:
+            self.dealer = 1 - self.dealer if self.rules.next_dealer == "alternate" else self.dealer
+        else:
+            self.dealer = {"alternate": 1 - self.dealer, "winner": winner,
+                           "loser": 1 - winner}[self.rules.next_dealer]
+        self.to_move = None
+        if all_closed(self.games):
+            return events + self._end_match("target")
+        self.phase = "awaiting_deal"
+        return events
+
+    def forfeit(self, seat: int, reason: str = "resign") -> list[dict]:
+        """`seat` loses the match now (resignation, or a timeout the caller has established)."""
+        if self.is_over:
+            raise IllegalAction("game-over", "the match is over already")
+        events = [{"type": reason, "hand": self.hand_number, "seat": seat}]
+        return events + self._end_match(reason, winner=1 - seat)
+
+    def _end_match(self, reason: str, winner: int | None = None) -> list[dict]:
+        net = net_margin(self.games)
+        if winner is None:
+            winner = 0 if net > 0 else 1 if net < 0 else None
+        self.phase, self.to_move = "match_over", None
+        self.result = {
+            "winner": winner, "reason": reason, "margin": abs(net),
+            "totals": [sum((g["final"] or g)["totals"][s] for g in self.games) for s in (0, 1)],
+            "games": copy.deepcopy(self.games), "hands_won": list(self.wins),
+        }
+        return [{"type": "match_end", "hand": self.hand_number, "result": copy.deepcopy(self.result)}]
+
+    # -- views and serialisation ------------------------------------------------------------
+
+    def view(self, seat: int) -> dict:
+        """What `seat` may see, JSON-safe. The only way state leaves the engine toward a player."""
+        from .views import seat_view
+        return seat_view(self, seat)
+
+    def to_dict(self) -> dict:
+        return {
+            "rules": self.rules.to_dict(), "first_dealer": self.first_dealer, "dealer": self.dealer,
+            "hand_number": self.hand_number, "phase": self.phase, "to_move": self.to_move,
+            "hands": [_cards(h) for h in self.hands], "stock": _cards(self.stock),
+            "discard_pile": _cards(self.discard_pile), "upcard_passes": self.upcard_passes,
+            "must_draw_stock": self.must_draw_stock, "must_knock": self.must_knock,
+            "taken": str(self.taken) if self.taken else None,
+            "known": [_cards(k) for k in self.known], "knock_limit": self.knock_limit,
+            "multiplier": self.multiplier, "games": copy.deepcopy(self.games),
+            "wins": list(self.wins), "sheet": copy.deepcopy(self.sheet),
+            "last_hand": copy.deepcopy(self.last_hand), "result": copy.deepcopy(self.result),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "Match":
+        match = cls(Rules.from_dict(data["rules"]), data["first_dealer"])
+        for name in ("dealer", "hand_number", "phase", "to_move", "upcard_passes", "must_draw_stock",
+                     "must_knock", "knock_limit", "multiplier", "wins"):
+            setattr(match, name, copy.copy(data[name]))
+        match.hands = [parse_cards(h) for h in data["hands"]]
+        match.stock = parse_cards(data["stock"])
+        match.discard_pile = parse_cards(data["discard_pile"])
+        match.taken = Card.parse(data["taken"]) if data["taken"] else None
+        match.known = [parse_cards(k) for k in data["known"]]
+        for name in ("games", "sheet", "last_hand", "result"):
+            setattr(match, name, copy.deepcopy(data[name]))
+        return match
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Match) and self.to_dict() == other.to_dict()
+
+    def __repr__(self) -> str:
+        return f"<Match hand {self.hand_number} {self.phase} to_move={self.to_move}>"

@@ -1,0 +1,66 @@
+"""Per-seat views and event redaction: nothing a seat may not see ever leaves here."""
+from __future__ import annotations
+
+import copy
+
+from .melds import best_arrangement, deadwood_count
+
+
+def seat_view(match, seat: int) -> dict:
+    if seat not in (0, 1):
+        raise ValueError("seat must be 0 or 1")
+    opponent = 1 - seat
+    hand = sorted(match.hands[seat])
+    return {
+        "seat": seat,
+        "phase": match.phase,
+        "to_move": match.to_move,
+        "dealer": match.dealer,
+        "hand_number": match.hand_number,
+        "hand": [str(c) for c in hand],
+        "arrangement": _arrangement(match, hand) if hand else None,
+        "opponent": {"seat": opponent, "card_count": len(match.hands[opponent]),
+                     "known_cards": [str(c) for c in sorted(match.known[opponent])]},
+        "discard_pile": [str(c) for c in match.discard_pile],
+        "stock_count": len(match.stock),
+        "knock_limit": match.knock_limit,
+        "multiplier": match.multiplier,
+        "legal_actions": [a.to_dict() for a in match.legal_actions(seat)],
+        "can_resign": not match.is_over,
+        "scores": {"games": copy.deepcopy(match.games), "hands_won": list(match.wins),
+                   "sheet": copy.deepcopy(match.sheet)},
+        "last_hand": copy.deepcopy(match.last_hand),
+        "result": copy.deepcopy(match.result),
+        "rules": match.rules.to_dict(),
+    }
+
+
+def _arrangement(match, hand) -> dict:
+    view = best_arrangement(hand).to_dict()
+    if len(hand) == 11:
+        # Suggest the discard that leaves the least deadwood, among the cards one may discard.
+        options = [(deadwood_count([c for c in hand if c != card]), -card.points, card)
+                   for card in hand if card != match.taken]
+        points, _, card = min(options)
+        view["best_discard"] = str(card)
+        view["deadwood_after_discard"] = points
+    return view
+
+
+def redact_event(event: dict, viewer_seat: int, reveal_all: bool = False) -> dict:
+    """The event as `viewer_seat` may see it: its own private part merged in, the rest dropped;
+    with reveal_all (the hand is over and its deck revealed) every private part is shown."""
+    public = {k: copy.deepcopy(v) for k, v in event.items() if k != "private"}
+    private = event.get("private") or {}
+    for seat_key, part in private.items():
+        if reveal_all or seat_key == str(viewer_seat):
+            _merge(public, part)
+    return public
+
+
+def _merge(target: dict, part: dict) -> None:
+    for key, value in part.items():
+        if isinstance(value, dict) and isinstance(target.get(key), dict):
+            _merge(target[key], value)
+        else:
+            target[key] = copy.deepcopy(value)
