@@ -1,0 +1,279 @@
+#!/usr/bin/env python3
+"""The reference bot: plays one or more seats of the Gin Rummy service to the end of their matches.
+
+    python client/bot.py --server http://127.0.0.1:5000 GAME_ID:TOKEN [GAME_ID:TOKEN ...]
+
+Needs only `requests` and gin.py beside this file (copy both). The decision is a pure function,
+`choose_action(view) -> action`, of the view the service returns; the loop around it finds out
+that it is the bot's turn by conditional polling (and long-polling where the server offers it),
+and rides out a server restart by retrying with backoff.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import logging
+import os
+import sys
+import threading
+import time
+import uuid
+from dataclasses import dataclass
+
+try:  # as part of the `client` package
+    from . import gin
+except ImportError:  # as a script, or copied somewhere with gin.py beside it
+    _spec = importlib.util.spec_from_file_location("gin", os.path.join(os.path.dirname(os.path.abspath(__file__)), "gin.py"))
+    gin = importlib.util.module_from_spec(_spec)
+    _spec.loader.exec_module(gin)
+
+log = logging.getLogger("gin.bot")
+
+RANKS, card_points, card_rank = gin.RANKS, gin.card_points, gin.card_rank
+deadwood, arrange = gin.deadwood, gin.arrange
+
+
+# ---------------------------------------------------------------------------------------------
+# The decision: a pure function of the view
+
+@dataclass(frozen=True)
+class Decision:
+    action: dict
+    deadwood_before: int
+    deadwood_after: int | None  # None when it depends on an unseen card (a stock draw)
+    reason: str
+
+
+def choose_action(view: dict, knock_at: int | None = None) -> dict:
+    """The bot's move for this view (one of view["legal_actions"], unchanged)."""
+    return decide(view, knock_at).action
+
+
+def decide(view: dict, knock_at: int | None = None) -> Decision:
+    legal = [a for a in view.get("legal_actions") or [] if a.get("type") != "resign"]
+    if not legal:
+        raise ValueError("no legal action for this seat now")
+    hand = list(view.get("hand") or [])
+    kinds = {a["type"] for a in legal}
+    before = _held_deadwood(hand)
+    if "big_gin" in kinds:
+        return Decision({"type": "big_gin"}, before, 0, "all 11 cards meld")
+    if kinds & {"discard", "knock"}:
+        return _decide_discard(view, hand, legal, before, knock_at)
+    top = (view.get("discard_pile") or [None])[-1]
+    last_chance = view.get("phase") == "last_discard_offer"
+    gain = _take_gain(hand, top, view, last_chance) if top else None
+    if gain is not None and "take_upcard" in kinds:
+        return Decision({"type": "take_upcard"}, before, gain, f"the upcard {top} helps")
+    draws = {a.get("from"): a for a in legal if a["type"] == "draw"}
+    if gain is not None and "discard" in draws:
+        return Decision(draws["discard"], before, gain, f"{top} helps")
+    if "stock" in draws:
+        return Decision(draws["stock"], before, None, "nothing to take")
+    if "pass" in kinds:
+        return Decision({"type": "pass"}, before, before, f"{top} does not help")
+    return Decision(legal[0], before, None, "the only move")
+
+
+def _held_deadwood(hand: list[str]) -> int:
+    if len(hand) == 11:  # about to discard: count what the best discard would leave
+        return min(deadwood([c for c in hand if c != d]) for d in hand)
+    return deadwood(hand)
+
+
+def _take_gain(hand: list[str], card: str, view: dict, last_chance: bool) -> int | None:
+    """The deadwood left after taking `card` and discarding well, if taking it is worth it:
+    it goes into a meld, or lowers the deadwood by a fair margin. None otherwise."""
+    if len(hand) != 10:
+        return None
+    current = deadwood(hand)
+    with_card = hand + [card]
+    after, discard = min((deadwood([c for c in with_card if c != d]), d) for d in hand)
+    if last_chance:  # take_to_finish: only worth it when it lets us knock at once
+        return after if after <= view.get("knock_limit", 10) else None
+    melds, _, _ = arrange([c for c in with_card if c != discard])
+    builds_meld = any(card in meld for meld in melds)
+    if builds_meld and after < current:
+        return after
+    if after <= current - 6 and card_points(card) <= 3:  # a low card replacing a high one
+        return after
+    return None
+
+
+def _decide_discard(view: dict, hand: list[str], legal: list[dict], before: int, knock_at: int | None) -> Decision:
+    knocks = {a["discard"]: a for a in legal if a["type"] == "knock"}
+    discards = {a["card"]: a for a in legal if a["type"] == "discard"}
+    if knocks:
+        card = min(knocks, key=lambda c: (deadwood([x for x in hand if x != c]), -card_points(c)))
+        left = deadwood([x for x in hand if x != card])
+        if left == 0:
+            return Decision(knocks[card], before, 0, "gin")
+        if should_knock(left, view, knock_at):
+            return Decision(knocks[card], before, left, f"knock with {left}")
+    if not discards:  # only knocks are allowed (e.g. straight gin after a take-to-finish)
+        card = min(knocks, key=lambda c: deadwood([x for x in hand if x != c]))
+        return Decision(knocks[card], before, deadwood([x for x in hand if x != card]), "must knock")
+    card = min(discards, key=lambda c: discard_cost(c, hand, view))
+    return Decision(discards[card], before, deadwood([x for x in hand if x != card]), f"least useful: {card}")
+
+
+def should_knock(left: int, view: dict, knock_at: int | None) -> bool:
+    """Knock with `left` deadwood? With knock_at set: when left <= knock_at. By default: at once
+    when low (<= 4) or early in the hand, while the opponent's hand is still unformed; later, as
+    the opponent's count falls, only lower counts are safe from an undercut; near the end of the
+    stock, any legal knock beats a void hand."""
+    if knock_at is not None:
+        return left <= knock_at
+    stock = view.get("stock_count", 0)
+    if left <= 4 or stock >= 23 or stock <= 4:
+        return True
+    return left <= 4 + (stock - 4) // 4  # 31 cards in a fresh stock: from ~10 down to ~4
+
+
+def discard_cost(card: str, hand: list[str], view: dict) -> float:
+    """How much keeping `card` is worth less than throwing it (lower = throw this one):
+    the deadwood left, less a bonus for each live near-meld partner, plus a penalty for feeding
+    a card the opponent is known to want."""
+    rest = [c for c in hand if c != card]
+    _, dead, left = arrange(rest)  # breaking a meld shows here as a higher count
+    dead_cards = set(view.get("discard_pile") or [])
+    partners = sum(1 for other in dead if _near(card, other) and _live(card, other, dead_cards))
+    known = (view.get("opponent") or {}).get("known_cards") or []
+    feeds = any(_near(card, k) or _same_rank(card, k) for k in known)
+    return left + 2.5 * partners + (4 if feeds else 0) - 0.01 * card_points(card)
+
+
+def _same_rank(a: str, b: str) -> bool:
+    return a[0] == b[0]
+
+
+def _near(a: str, b: str) -> bool:
+    """Two cards that a third could turn into a meld."""
+    if a == b:
+        return False
+    return a[0] == b[0] or (a[1] == b[1] and abs(card_rank(a) - card_rank(b)) <= 2)
+
+
+def _live(a: str, b: str, gone: set[str]) -> bool:
+    """Whether some card that would complete a and b into a meld is not already discarded."""
+    if a[0] == b[0]:
+        return any(a[0] + s not in gone for s in "CDHS" if s not in (a[1], b[1]))
+    low, high = sorted((card_rank(a), card_rank(b)))
+    needed = [low + 1] if high - low == 2 else [low - 1, high + 1]
+    return any(1 <= r <= 13 and RANKS[r - 1] + a[1] not in gone for r in needed)
+
+
+# ---------------------------------------------------------------------------------------------
+# The loop: poll, decide, act, repeat until the match is over
+
+def describe(game_id: str, view: dict, decision: Decision) -> str:
+    after = "?" if decision.deadwood_after is None else decision.deadwood_after
+    action = decision.action
+    what = action["type"] + "".join(f" {action[k]}" for k in ("from", "card", "discard") if k in action)
+    return (f"game={game_id[:8]} hand={view.get('hand_number')} cards=[{' '.join(view.get('hand') or [])}] "
+            f"action={what.replace(' ', ':', 1) if ' ' in what else what} "
+            f"deadwood={decision.deadwood_before}->{after} ({decision.reason})")
+
+
+def _finished(view: dict) -> bool:
+    return view.get("status") == "finished" or view.get("phase") == "match_over"
+
+
+def play(server: str, game_id: str, token: str, knock_at: int | None = None, wait: int = 30,
+         max_delay: float = 30.0, stop: threading.Event | None = None, sleep=time.sleep) -> dict:
+    """Play one seat until its match ends; returns the final view. Network failures (a server
+    restart) are waited out with backoff; an action the server refuses is looked at again."""
+    api = gin.Api(server, token, retries=2)
+    etag, view, delay = None, None, 1.0
+    while not (stop and stop.is_set()):
+        try:
+            if view is None:
+                view, etag = api.view(game_id)
+            if _finished(view):
+                return view
+            if view.get("to_move") != view.get("seat") or not view.get("legal_actions"):
+                changed, etag = gin.wait_for_change(api, game_id, etag, wait=wait, max_delay=max_delay, sleep=sleep)
+                view = changed or view
+                continue
+            decision = decide(view, knock_at)
+            log.info(describe(game_id, view, decision))
+            view = api.act(game_id, decision.action, version=view.get("version"), key=uuid.uuid4().hex)
+            etag = gin.etag_of(view["version"]) if "version" in view else None
+            delay = 1.0
+        except gin.NetworkError as exc:
+            log.warning("game=%s %s; retrying in %.0f s", game_id[:8], exc, delay)
+            sleep(delay)
+            delay = min(delay * 2, max_delay)
+            view = None
+        except gin.ServiceError as exc:
+            if exc.status in (401, 403, 404):
+                raise
+            # A stale view (412), not our turn after all (409), or a refused move: look again.
+            log.warning("game=%s refused: %s [%s]; looking again", game_id[:8], exc.detail, exc.code)
+            view = None
+            sleep(min(delay, 2.0))
+            delay = min(delay * 2, max_delay)
+    return view or {}
+
+
+def play_all(server: str, specs: list[tuple[str, str]], knock_at: int | None = None, wait: int = 30) -> dict[str, dict]:
+    """Play every seat at once, one thread each; returns the final views by game id."""
+    results: dict[str, dict] = {}
+    errors: list[BaseException] = []
+
+    def run(game_id: str, token: str) -> None:
+        try:
+            results[game_id + ":" + token[:6]] = play(server, game_id, token, knock_at, wait)
+        except BaseException as exc:  # reported below, with the game named
+            log.error("game=%s stopped: %s", game_id[:8], exc)
+            errors.append(exc)
+
+    threads = [threading.Thread(target=run, args=spec, daemon=True) for spec in specs]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    if errors:
+        raise errors[0]
+    return results
+
+
+def parse_spec(text: str) -> tuple[str, str]:
+    game_id, sep, token = text.partition(":")
+    if not sep or not game_id or not token:
+        raise argparse.ArgumentTypeError(f"expected GAME_ID:TOKEN, not {text[:12]!r}...")
+    return game_id, token
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="bot.py", description="Play Gin Rummy seats to the end of their matches.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="example:\n  python client/bot.py --server http://127.0.0.1:5000 3Yx9kQ...:Zt8v...\n\n"
+               "Get a seat's token with `gin token GAME`.")
+    parser.add_argument("specs", nargs="+", type=parse_spec, metavar="GAME_ID:TOKEN", help="seats to play")
+    parser.add_argument("--server", default=os.environ.get("GIN_SERVER", gin.DEFAULT_SERVER),
+                        help="service URL (env GIN_SERVER)")
+    parser.add_argument("--knock-at", type=int, default=None,
+                        help="knock only with at most this deadwood (default: decide by the hand's stage)")
+    parser.add_argument("--wait", type=int, default=30, help="long-poll seconds per request")
+    parser.add_argument("--quiet", action="store_true", help="log only warnings")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO,
+                        format="%(asctime)s %(message)s", stream=sys.stderr)
+    try:
+        results = play_all(args.server, args.specs, args.knock_at, args.wait)
+    except gin.ServiceError as exc:
+        print(f"bot.py: {exc.detail} [{exc.code}]", file=sys.stderr)
+        return exc.exit_status
+    except KeyboardInterrupt:
+        return 130
+    for key, view in results.items():
+        winner = (view.get("result") or {}).get("winner")
+        outcome = "won" if winner == view.get("seat") else "lost" if winner is not None else "ended"
+        print(f"game {key.split(':')[0]}: {outcome}, scores {gin._scores(view)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
