@@ -392,13 +392,28 @@ def _seat_names(view: dict) -> dict[int, str]:
 
 
 def _scores(view: dict) -> list[int]:
+    """Each seat's points in the (first) game still being scored."""
     scores = view.get("scores")
-    if isinstance(scores, dict):
-        for key in ("totals", "total", "points"):
-            if isinstance(scores.get(key), list):
-                return scores[key]
-        return [scores.get("0", scores.get(0, 0)), scores.get("1", scores.get(1, 0))]
+    if isinstance(scores, dict) and isinstance(scores.get("games"), list) and scores["games"]:
+        open_games = [g for g in scores["games"] if not g.get("closed")] or scores["games"][-1:]
+        game = open_games[0]
+        return list((game.get("final") or game).get("totals") or [0, 0])
+    if isinstance(scores, dict) and isinstance(scores.get("totals"), list):
+        return scores["totals"]
     return list(scores) if isinstance(scores, list) else [0, 0]
+
+
+def _score_text(view: dict, seat: int) -> str:
+    """'34-12', or for Hollywood scoring each of the three games: 'g1 34-12, g2 10-0, g3 0-0'."""
+    games = (view.get("scores") or {}).get("games") if isinstance(view.get("scores"), dict) else None
+    if isinstance(games, list) and len(games) > 1:
+        parts = []
+        for i, game in enumerate(games, 1):
+            totals = (game.get("final") or game).get("totals") or [0, 0]
+            parts.append(f"g{i} {totals[seat]}-{totals[1 - seat]}{'*' if game.get('closed') else ''}")
+        return ", ".join(parts)
+    totals = _scores(view) + [0, 0]
+    return f"{totals[seat]}-{totals[1 - seat]}"
 
 
 def describe_action(action: dict, style: Style) -> str:
@@ -445,10 +460,9 @@ def summarize_legal(view: dict, style: Style) -> str:
 def render_view(view: dict, seat: int, style: Style, game_id: str, invite: str | None = None) -> str:
     names = _seat_names(view)
     me, them = names[seat], names[1 - seat]
-    scores = _scores(view) + [0, 0]
     target = (view.get("rules") or {}).get("target")
-    lines = [f"Game {game_id[:8]}  hand {view.get('hand_number', '-')}  "
-             f"{me} (you) {scores[seat]} - {them} {scores[1 - seat]}" + (f"  (to {target})" if target else "")]
+    lines = [f"Game {game_id[:8]}  hand {view.get('hand_number', '-')}  {me} (you) v {them}  "
+             f"score {_score_text(view, seat)}" + (f" (to {target})" if target else "")]
     status, phase, to_move = view.get("status"), view.get("phase"), view.get("to_move")
     if status == "waiting_for_opponent":
         lines.append("Waiting for an opponent to join."
@@ -475,8 +489,12 @@ def render_view(view: dict, seat: int, style: Style, game_id: str, invite: str |
         lines.append(f"{them}: {opponent.get('card_count', '?')} cards"
                      + (f", known to hold {style.cards(known)}" if known else ""))
     last = view.get("last_hand")
-    if last:
+    if last and view.get("phase") in ("upcard_offer", "match_over") or (last and status == "finished"):
+        # Right after a hand ends: how it ended and what the opponent held.
         lines.append("Last hand: " + describe_hand_result(last, seat, names, style))
+        theirs = describe_hand_cards(last, seat, style)
+        if theirs:
+            lines.append("           " + theirs)
     may = summarize_legal(view, style)
     if may:
         lines.append(f"You may:   {may}")
@@ -494,40 +512,51 @@ def _render_result(view: dict, seat: int, names: dict) -> str:
         if isinstance(result.get(key), int):
             extra.append(f"by {result[key]}")
             break
-    if result.get("reason"):
-        extra.append(f"({result['reason']})")
+    if result.get("reason") and result["reason"] != "target":
+        extra.append(f"({'by resignation' if result['reason'] == 'resign' else result['reason']})")
     return f"The match is over: {who} " + " ".join(extra)
 
 
 def describe_hand_result(record: dict, seat: int, names: dict, style: Style) -> str:
     """One line for a finished hand, from the engine's hand record."""
-    if record.get("void") or record.get("result") == "void":
-        return "void (the stock ran out); the same dealer deals again"
     result = record.get("result")
-    outcome = record.get("outcome") or record
-    if isinstance(result, dict):
-        outcome = result
-        result = result.get("result")
-    knocker = outcome.get("knocker", record.get("knocker"))
-    winner_seat = outcome.get("winner_seat", record.get("winner_seat"))
-    if winner_seat is None and outcome.get("winner") in ("knocker", "defender") and knocker is not None:
-        winner_seat = knocker if outcome["winner"] == "knocker" else 1 - knocker
-    if winner_seat is None and isinstance(outcome.get("winner"), int):
-        winner_seat = outcome["winner"]
-    points = outcome.get("points", record.get("points"))
-    parts = []
+    if result == "void":
+        return "void (the stock ran out); the same dealer deals again"
+
+    def who(s):
+        return "you" if s == seat else names.get(s, f"seat {s}")
+
+    knocker, winner, points = record.get("knocker"), record.get("winner"), record.get("points")
+    text = ""
     if knocker is not None:
-        verb = {"gin": "went gin", "big_gin": "declared Big Gin"}.get(result, "knocked")
-        parts.append(f"{'you' if knocker == seat else names[knocker]} {verb}")
-        if outcome.get("knocker_points") is not None:
-            parts[-1] += f" with {outcome['knocker_points']}"
-    if result == "undercut":
-        parts.append("undercut")
-    if winner_seat is not None and points is not None:
-        parts.append(f"{'you' if winner_seat == seat else names[winner_seat]} scored {points}")
+        text = f"{who(knocker)} " + {"gin": "went gin", "big_gin": "declared Big Gin"}.get(result, "knocked")
+        if result not in ("gin", "big_gin") and record.get("knocker_points") is not None:
+            text += f" with {record['knocker_points']}"
+        if record.get("defender_points") is not None:
+            layoffs = record.get("defender_layoffs") or []
+            text += f", {who(1 - knocker)} had {record['defender_points']}"
+            text += f" after laying off {style.cards(layoffs)}" if layoffs else ""
+        if result == "undercut":
+            text += " (undercut)"
+    if winner is not None:
+        text += f"{'; ' if text else ''}{who(winner)} scored {points}"
     elif result == "tie":
-        parts.append("a tie: nobody scores")
-    return ", ".join(parts) if parts else str(result or "over")
+        text += "; a tie: nobody scores"
+    return text or str(result or "over")
+
+
+def describe_hand_cards(record: dict, seat: int, style: Style) -> str | None:
+    """The opponent's cards as they were laid out at the end of the last hand."""
+    knocker = record.get("knocker")
+    if knocker is None:
+        hands = record.get("hands") or {}
+        cards = hands.get(str(1 - seat))
+        return f"their cards were {style.cards(cards)}" if cards else None
+    role = "knocker" if knocker != seat else "defender"
+    melds = record.get(f"{role}_melds") or []
+    dead = record.get(f"{role}_deadwood") or []
+    shown = "  ".join("[" + style.cards(m) + "]" for m in melds)
+    return f"their cards were {shown}{'  ' if shown else ''}deadwood {style.cards(dead)}"
 
 
 def describe_event(event: dict, seat: int, names: dict, style: Style) -> str:
@@ -559,7 +588,8 @@ def describe_event(event: dict, seat: int, names: dict, style: Style) -> str:
     if kind == "big_gin":
         return f"{who} declared Big Gin"
     if kind == "hand_end":
-        return f"hand {event.get('hand')} over: " + describe_hand_result(event, seat, names, style)
+        record = event.get("record") or event
+        return f"hand {event.get('hand')} over: " + describe_hand_result(record, seat, names, style)
     if kind == "hand_void":
         return f"hand {event.get('hand')} void: the stock ran out"
     if kind == "resign":
@@ -569,6 +599,47 @@ def describe_event(event: dict, seat: int, names: dict, style: Style) -> str:
         return "match over" + (f": {'you win' if winner == seat else names.get(winner, '?') + ' wins'}"
                                if winner is not None else "")
     return f"{who} {kind}".strip()
+
+
+def score_sheet(view: dict, seat: int | None = None) -> str:
+    """The match's score sheet, hand by hand with running totals, then the bonuses once a game closes."""
+    names = _seat_names(view)
+    label = {s: names[s] + (" (you)" if s == seat else "") for s in (0, 1)}
+    scores = view.get("scores") or {}
+    sheet = scores.get("sheet") or []
+    games = scores.get("games") or []
+    width = max(8, *(len(label[s]) for s in (0, 1)))
+    lines = [f"{'hand':>4}  {'dealer':{width}}  {'result':22}  {'points':>6}  {label[0]:>{width}}  {label[1]:>{width}}"]
+    running = [0, 0]
+    for row in sheet:
+        result, winner, knocker = row.get("result"), row.get("winner"), row.get("knocker")
+        if winner is not None and (0 in (row.get("games_credited") or [0])):
+            running[winner] += row.get("points", 0)
+        what = result or "?"
+        if knocker is not None:
+            what = f"{names[knocker]}: {result}" if result in ("gin", "big_gin") else f"{names[knocker]} knocked"
+            if result == "undercut":
+                what += ", undercut"
+            elif result == "tie":
+                what += ", tie"
+        won = f"{row.get('points', 0):>6}" if winner is not None else f"{'-':>6}"
+        lines.append(f"{row.get('hand', '?'):>4}  {names.get(row.get('dealer'), '?'):{width}}  {what[:22]:22}  {won}  "
+                     f"{running[0]:>{width}}  {running[1]:>{width}}")
+    for index, game in enumerate(games, 1):
+        final = game.get("final")
+        if not final:
+            continue
+        title = f"game {index}" if len(games) > 1 else "game"
+        lines.append(f"{title} over, {names[final['winner']]} reached the target:")
+        for key, what in (("hand_points", "hand points"), ("shutout_bonus", "shutout"),
+                          ("game_bonus", "game bonus"), ("box_bonus", "boxes (hands won)"), ("totals", "total")):
+            values = final.get(key) or [0, 0]
+            lines.append(f"      {what:{width + 26}}  {values[0]:>{width}}  {values[1]:>{width}}")
+    result = view.get("result")
+    if result and result.get("winner") is not None:
+        lines.append(f"{names[result['winner']]} wins the match by {result.get('margin')}"
+                     + ("" if result.get("reason") in (None, "target") else f" ({result['reason']})") + ".")
+    return "\n".join(lines)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -704,7 +775,6 @@ def _list_row(game_id: str, entry: dict, view: dict | None, error: str | None) -
         return f"{game_id[:8]:10} {entry.get('name', ''):24} {'':>4} {'':>9}  unreachable: {error}"
     seat = entry.get("seat", view.get("seat", 0))
     names = _seat_names(view)
-    scores = _scores(view) + [0, 0]
     if view.get("status") == "waiting_for_opponent":
         turn = "waiting to join"
     elif view.get("status") == "finished" or view.get("phase") == "match_over":
@@ -714,7 +784,7 @@ def _list_row(game_id: str, entry: dict, view: dict | None, error: str | None) -
         turn = "YOUR TURN" if view.get("to_move") == seat else f"{names[1 - seat]}'s turn"
     players = f"{names[seat]} v {names[1 - seat]}"
     return (f"{game_id[:8]:10} {players[:24]:24} {view.get('hand_number', '-'):>4} "
-            f"{scores[seat]:>4}-{scores[1 - seat]:<4}  {turn:16} {view.get('deadline') or '-'}")
+            f"{_score_text(view, seat):>9}  {turn:16} {view.get('deadline') or '-'}")
 
 
 def cmd_show(args, store: Store) -> int:
@@ -834,6 +904,16 @@ def _worth_waking(view: dict, seat: int) -> bool:
             or view.get("phase") == "match_over")
 
 
+def cmd_score(args, store: Store) -> int:
+    game_id, entry = store.find(args.game)
+    view, _ = _api_for(args, entry).view(game_id)
+    if args.json:
+        _print_json({"scores": view.get("scores"), "result": view.get("result")})
+    else:
+        print(score_sheet(view, entry.get("seat")))
+    return EXIT_OK
+
+
 def cmd_token(args, store: Store) -> int:
     game_id, entry = store.find(args.game)
     if args.json:
@@ -895,6 +975,7 @@ COMMANDS = [
     ("history", cmd_history, "every move so far, as your seat may see it", "gin history", "game"),
     ("watch", cmd_watch, "wait until it is your turn (or the match ends), then show the game",
      "gin watch --timeout 3600", "watch"),
+    ("score", cmd_score, "the score sheet, hand by hand, with the bonuses", "gin score", "game"),
     ("token", cmd_token, "print the seat token of a game (keep it secret)", "gin token 3Yx9", "game"),
     ("forget", cmd_forget, "remove a game and its token from the token file", "gin forget 3Yx9", "game"),
 ]

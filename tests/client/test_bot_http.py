@@ -1,0 +1,105 @@
+"""The bot (and the client's retry) against a real gunicorn server: whole matches, a server restart
+in the middle of one, and a lost response retried without being applied twice."""
+from __future__ import annotations
+
+import logging
+import subprocess
+import sys
+import threading
+import time
+import uuid
+
+import requests
+
+from client import bot, demo, gin
+from tests.client.conftest import DroppingProxy
+
+
+def new_game(url: str, rules: dict | None = None) -> tuple[str, str, str]:
+    created = gin.Api(url).create_game({"name": "A", "rules": rules or {"preset": "standard"}, "move_time_hours": None})
+    joined = gin.Api(url).join_game(created["game_id"], {"invite_code": created["invite_code"], "name": "B"})
+    return created["game_id"], created["token"], joined["token"]
+
+
+def check_finished(view: dict, target: int) -> None:
+    result = view["result"]
+    assert view["status"] == "finished" and result["winner"] in (0, 1)
+    sheet = view["scores"]["sheet"]
+    won = [sum(row["points"] for row in sheet if row["winner"] == s) for s in (0, 1)]
+    assert won[result["winner"]] >= target  # the winner reached the target by hand points
+    assert len(sheet) == view["hand_number"]
+
+
+def test_two_bot_processes_play_a_match_to_its_result(gin_server, copied_client):
+    game_id, token_a, token_b = new_game(gin_server, {"preset": "standard", "target": 60})
+    done = subprocess.run([sys.executable, str(copied_client / "bot.py"), "--server", gin_server,
+                           f"{game_id}:{token_a}", f"{game_id}:{token_b}"],
+                          capture_output=True, text=True, timeout=120, cwd=copied_client)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert sorted(line.split(":")[1].split(",")[0].strip() for line in done.stdout.splitlines()) == ["lost", "won"]
+    decisions = [line for line in done.stderr.splitlines() if "action=" in line]
+    assert decisions and all(f"game={game_id[:8]}" in line and "deadwood=" in line for line in decisions)
+    view, _ = gin.Api(gin_server, token_a).view(game_id)
+    check_finished(view, 60)
+
+
+def test_the_demo_match_and_its_score_sheet(gin_server):
+    view = demo.play_demo(gin_server, {"preset": "standard"})
+    check_finished(view, 100)
+    sheet = gin.score_sheet(view)
+    assert sheet.count("\n") >= view["hand_number"] + 2
+    assert f"wins the match by {view['result']['margin']}" in sheet
+
+
+def test_bot_survives_a_server_restart(tmp_path, caplog):
+    database_url = f"sqlite:///{tmp_path / 'restart.sqlite3'}"
+    demo.migrate(database_url)
+    port = demo.free_port()
+    url = f"http://127.0.0.1:{port}"
+    server = demo.start_gunicorn(database_url, port)
+    try:
+        game_id, token_a, token_b = new_game(url, {"preset": "standard", "target": 40})
+        caplog.set_level(logging.INFO, logger="gin.bot")
+        results: dict = {}
+        player = threading.Thread(target=lambda: results.update(
+            bot.play_all(url, [(game_id, token_a), (game_id, token_b)], wait=5)), daemon=True)
+        player.start()
+        watcher = gin.Api(url, token_a)
+        while (watcher.view(game_id)[0] or {}).get("version", 0) < 8:
+            time.sleep(0.05)
+        demo.stop(server)  # mid-match
+        time.sleep(1.5)
+        server = demo.start_gunicorn(database_url, port)
+        player.join(timeout=120)
+        assert not player.is_alive(), "the bots did not finish after the restart"
+    finally:
+        demo.stop(server)
+        if 'player' in dir():
+            pass
+    assert any("retrying" in record.getMessage() for record in caplog.records)
+    assert len(results) == 2 and all(v["status"] == "finished" for v in results.values())
+
+
+def test_a_lost_response_is_retried_with_the_same_key_and_applied_once(gin_server):
+    game_id, token_a, token_b = new_game(gin_server)
+    direct_a = gin.Api(gin_server, token_a)
+    view, _ = direct_a.view(game_id)
+    token = token_a if view["to_move"] == 0 else token_b
+    view, _ = gin.Api(gin_server, token).view(game_id)
+    proxy = DroppingProxy(int(gin_server.rsplit(":", 1)[1]))
+    try:
+        through_proxy = gin.Api(f"http://127.0.0.1:{proxy.port}", token, backoff=0.05)
+        proxy.drop_next.set()
+        action = bot.choose_action(view)
+        after = through_proxy.act(game_id, action, version=view["version"], key=uuid.uuid4().hex)
+    finally:
+        proxy.close()
+    assert proxy.dropped == 1  # the first answer really was lost
+    assert after["version"] == view["version"] + 1
+    assert direct_a.view(game_id)[0]["version"] == view["version"] + 1  # applied once, not twice
+    events = direct_a.events(game_id)
+    assert sum(e["type"] == action["type"] for e in events) == 1
+
+
+def test_health_is_reachable(gin_server):
+    assert requests.get(gin_server + "/health", timeout=5).status_code == 200
