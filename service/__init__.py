@@ -1,0 +1,58 @@
+"""The correspondence Gin Rummy service: a stateless Flask REST API over the rules engine.
+
+`service.rules` is the pure engine; importing it must not pull in Flask, so the web parts are
+imported inside create_app.
+"""
+from __future__ import annotations
+
+
+def create_app(config_overrides: dict | None = None):
+    """The app factory: gunicorn runs "service:create_app()", the flask CLI finds it by name."""
+    import logging
+    import os
+
+    from flask import Flask, request
+
+    from . import config, database
+    from .errors import Problem
+    from .extensions import api, db, migrate
+    from .meta import meta
+    from .routes import games
+    from .web import BEARER_SCHEME
+
+    app = Flask(__name__, instance_relative_config=True)
+    os.makedirs(app.instance_path, exist_ok=True)
+    app.config.update(config.from_environment(app.instance_path))
+    app.config.update(config_overrides or {})
+    app.json.sort_keys = False
+
+    db.init_app(app)
+    migrations = app.config.get("MIGRATIONS_DIRECTORY") or database.default_migrations_directory()
+    migrate.init_app(app, db, directory=migrations, render_as_batch=True)
+    with app.app_context():
+        if db.engine.dialect.name == "sqlite":
+            database.configure_sqlite(db.engine, app.config["SQLITE_BUSY_TIMEOUT"])
+
+    api.init_app(app)
+    api.spec.components.security_scheme("bearerAuth", BEARER_SCHEME)
+    api.register_blueprint(games)
+    api.register_blueprint(meta)
+
+    expected_heads = database.migration_heads(migrations) if os.path.isdir(migrations) else set()
+    schema_checked = []  # becomes [True] once the database is found at the code's migration head
+
+    @app.before_request
+    def refuse_unmigrated_database():
+        if schema_checked or request.endpoint in (None, "service.docs") or \
+                (request.endpoint or "").startswith("api-docs."):
+            return
+        problem = database.schema_problem(expected_heads)
+        if problem:
+            app.logger.error(problem)
+            raise Problem("database-not-migrated", "the database is not migrated to this version of the "
+                                                   "service: run `flask --app service db upgrade`")
+        schema_checked.append(True)
+
+    if not app.debug and not app.testing:
+        logging.basicConfig(level=logging.INFO)
+    return app

@@ -1,0 +1,33 @@
+"""Configuration from the environment, with defaults that run on a fresh machine."""
+from __future__ import annotations
+
+import os
+
+
+def database_url(instance_path: str) -> str:
+    """DATABASE_URL if set (PostgreSQL in production), else a SQLite file under instance/."""
+    url = os.environ.get("DATABASE_URL")
+    if not url:
+        return "sqlite:///" + os.path.join(instance_path, "gin.sqlite3")
+    # Hosting platforms hand out postgres:// URLs; SQLAlchemy wants the dialect and driver named.
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
+
+
+def from_environment(instance_path: str) -> dict:
+    return {
+        "SQLALCHEMY_DATABASE_URI": database_url(instance_path),
+        # Seconds a SQLite writer waits for the lock before giving up (busy_timeout).
+        "SQLITE_BUSY_TIMEOUT": float(os.environ.get("SQLITE_BUSY_TIMEOUT", "30")),
+        "MAX_CONTENT_LENGTH": int(os.environ.get("MAX_CONTENT_LENGTH", str(64 * 1024))),
+        "EVENTS_PAGE_LIMIT": 500,
+        # flask-smorest: the spec is generated from the code and served at /openapi.json.
+        "API_TITLE": "Gin Rummy correspondence service",
+        "API_VERSION": "1.0.0",
+        "OPENAPI_VERSION": "3.1.0",
+        "OPENAPI_URL_PREFIX": "/",
+        "OPENAPI_JSON_PATH": "openapi.json",
+        "JSON_SORT_KEYS": False,
+    }

@@ -1,0 +1,76 @@
+"""Database plumbing: SQLite's locking set-up, the migration check, the health ping."""
+from __future__ import annotations
+
+import os
+
+from alembic.config import Config as AlembicConfig
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import event, text
+
+from .extensions import db
+
+READ_ONLY = "gin_read_only"  # execution option: a SQLite read may begin DEFERRED
+
+
+def configure_sqlite(engine, busy_timeout: float) -> None:
+    """Make SQLite serialise writers instead of losing updates.
+
+    SQLite ignores SELECT ... FOR UPDATE, and Python's sqlite3 driver begins transactions lazily
+    (at the first write), so two requests could both read version 5 and both write. Instead we turn
+    the driver's own transaction handling off and begin every writing transaction with
+    BEGIN IMMEDIATE, which takes the database's write lock up front: the second writer waits
+    (busy_timeout) and then reads what the first one committed. WAL lets readers go on meanwhile.
+    """
+
+    @event.listens_for(engine, "connect")
+    def on_connect(dbapi_connection, _record):
+        dbapi_connection.isolation_level = None  # no implicit BEGIN from the driver
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute(f"PRAGMA busy_timeout={int(busy_timeout * 1000)}")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA synchronous=NORMAL")  # durable at checkpoints; safe with WAL
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def on_begin(connection):
+        read_only = connection.get_execution_options().get(READ_ONLY)
+        connection.exec_driver_sql("BEGIN" if read_only else "BEGIN IMMEDIATE")
+
+
+def begin_read_only() -> None:
+    """Start the request's transaction as a plain read (no write lock on SQLite)."""
+    db.session.connection(execution_options={READ_ONLY: True})
+
+
+def migration_heads(directory: str) -> set[str]:
+    config = AlembicConfig()
+    config.set_main_option("script_location", directory)
+    return set(ScriptDirectory.from_config(config).get_heads())
+
+
+def schema_problem(expected_heads: set[str]) -> str | None:
+    """None when the database is at the code's migration head, else what to do about it."""
+    with _reading() as connection:
+        current = set(MigrationContext.configure(connection).get_current_heads())
+    if current == expected_heads:
+        return None
+    where = db.engine.url.render_as_string(hide_password=True)
+    found = ", ".join(sorted(current)) or "no migrations at all"
+    return (f"the database {where} is not migrated (found {found}; the code needs "
+            f"{', '.join(sorted(expected_heads))}): run `flask --app service db upgrade` first")
+
+
+def ping() -> str:
+    with _reading() as connection:
+        connection.execute(text("SELECT 1"))
+    return db.engine.dialect.name
+
+
+def _reading():
+    return db.engine.connect().execution_options(**{READ_ONLY: True})
+
+
+def default_migrations_directory() -> str:
+    return os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "migrations")

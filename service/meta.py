@@ -1,0 +1,66 @@
+"""Service routes that are not about games: the health check and the human-readable docs page."""
+from __future__ import annotations
+
+from html import escape
+
+from flask import Response
+from flask_smorest import Blueprint
+from sqlalchemy.exc import SQLAlchemyError
+
+from . import database
+from .errors import CATALOGUE, Problem
+from .extensions import api
+from .schemas import HealthSchema
+from .web import problems
+
+meta = Blueprint("service", __name__, description="Health and documentation")
+
+
+@meta.route("/health", methods=["GET"])
+@meta.response(200, HealthSchema)
+@problems(meta, "database-unavailable", "database-not-migrated")
+def health():
+    """Whether the database answers (503 problem if not)."""
+    try:
+        return {"status": "ok", "database": database.ping()}
+    except SQLAlchemyError as exc:
+        raise Problem("database-unavailable", f"the database does not answer ({type(exc).__name__})") from None
+
+
+@meta.route("/docs", methods=["GET"])
+@meta.doc(responses={200: {"description": "An HTML page listing every operation and problem code",
+                           "content": {"text/html": {"schema": {"type": "string"}}}}})
+def docs():
+    """This page: every operation and problem code, from the same spec as /openapi.json."""
+    return Response(render_docs(api.spec.to_dict()), mimetype="text/html")
+
+
+def render_docs(spec: dict) -> str:
+    """A self-contained page (no scripts, no CDN) listing the spec's operations."""
+    parts = [f"<h1>{escape(spec['info']['title'])} {escape(spec['info']['version'])}</h1>",
+             '<p>The machine-readable contract: <a href="/openapi.json">/openapi.json</a> '
+             "(also checked in as openapi.yaml). Authenticated operations take "
+             "<code>Authorization: Bearer &lt;seat token&gt;</code>. Errors are RFC 9457 problem "
+             "documents (<code>application/problem+json</code>) with a stable <code>code</code>.</p>",
+             "<h2>Operations</h2>"]
+    for path, operations in spec["paths"].items():
+        for method, op in operations.items():
+            if method == "parameters":
+                continue
+            parts.append(f"<h3 id=\"{escape(op.get('operationId', ''))}\"><code>{method.upper()} "
+                         f"{escape(path)}</code></h3><p>{escape(op.get('summary', ''))} "
+                         f"{escape(op.get('description', ''))}</p>")
+            params = [p for p in op.get("parameters", []) if isinstance(p, dict) and "name" in p]
+            if params:
+                parts.append("<p>Parameters: " + ", ".join(
+                    f"<code>{escape(p['name'])}</code> ({escape(p['in'])})" for p in params) + "</p>")
+            parts.append("<ul>" + "".join(
+                f"<li><b>{escape(str(status))}</b> {escape(resp.get('description', ''))}</li>"
+                for status, resp in op.get("responses", {}).items() if isinstance(resp, dict)) + "</ul>")
+    parts.append("<h2>Problem codes</h2><table><tr><th>code</th><th>status</th><th>meaning</th></tr>")
+    parts += [f'<tr id="problem-{code}"><td><code>{code}</code></td><td>{status}</td><td>{escape(text)}</td></tr>'
+              for code, (status, text) in sorted(CATALOGUE.items())]
+    parts.append("</table>")
+    style = "body{font-family:sans-serif;max-width:60em;margin:auto;padding:1em}code{background:#eee}"
+    return (f"<!doctype html><html><head><meta charset=\"utf-8\"><title>{escape(spec['info']['title'])}"
+            f"</title><style>{style}</style></head><body>{''.join(parts)}</body></html>")

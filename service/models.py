@@ -1,0 +1,108 @@
+"""The database tables. Change them only together with a new migration (`flask db migrate`)."""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from sqlalchemy import JSON, DateTime, ForeignKey, Index, Integer, String, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from .extensions import db
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+class Game(db.Model):
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)  # random, URL-safe
+    # Bumped by every accepted change and checked in the UPDATE (WHERE version = <read>), so two
+    # writers can never both apply; it is also the ETag.
+    version: Mapped[int] = mapped_column(Integer, nullable=False)
+    status: Mapped[str] = mapped_column(String(24), nullable=False)  # waiting_for_opponent|active|finished
+    rules: Mapped[dict] = mapped_column(JSON, nullable=False)  # Rules.to_dict()
+    state: Mapped[dict | None] = mapped_column(JSON)  # Match.to_dict(); null until both seats are taken
+    first_dealer: Mapped[int | None] = mapped_column(Integer)
+    to_move: Mapped[int | None] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, nullable=False)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow,
+                                                 onupdate=utcnow, nullable=False)
+
+    seats: Mapped[list["Seat"]] = relationship(back_populates="game", order_by="Seat.seat",
+                                               cascade="all, delete-orphan")
+
+    __mapper_args__ = {"version_id_col": version}
+    __table_args__ = (Index("ix_games_status_updated_at", "status", "updated_at"),)
+
+
+class Seat(db.Model):
+    __tablename__ = "seats"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), nullable=False)
+    seat: Mapped[int] = mapped_column(Integer, nullable=False)  # 0 = creator, 1 = joiner
+    name: Mapped[str | None] = mapped_column(String(40))  # null until the seat is taken
+    # SHA-256 hex of the bearer token / invite code; the secrets themselves are never stored.
+    token_hash: Mapped[str | None] = mapped_column(String(64), unique=True)
+    invite_hash: Mapped[str | None] = mapped_column(String(64))
+    joined_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+    game: Mapped[Game] = relationship(back_populates="seats")
+
+    __table_args__ = (UniqueConstraint("game_id", "seat"),)
+
+
+class Event(db.Model):
+    """The permanent history: the engine's events (private parts included; redacted on the way out)."""
+
+    __tablename__ = "events"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), nullable=False)
+    seq: Mapped[int] = mapped_column(Integer, nullable=False)  # 1, 2, ... within the game
+    seat: Mapped[int | None] = mapped_column(Integer)
+    type: Mapped[str] = mapped_column(String(24), nullable=False)
+    hand: Mapped[int | None] = mapped_column(Integer)
+    payload: Mapped[dict] = mapped_column(JSON, nullable=False)
+    # The action that caused this event (on the first event of each action only): with the decks
+    # it lets anyone replay the match. Never sent to players.
+    action: Mapped[dict | None] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, nullable=False)
+
+    __table_args__ = (UniqueConstraint("game_id", "seq"),)
+
+
+class Deal(db.Model):
+    """One shuffled deck per hand: committed to when dealt, revealed when the hand is over."""
+
+    __tablename__ = "deals"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), nullable=False)
+    hand: Mapped[int] = mapped_column(Integer, nullable=False)
+    deck: Mapped[list] = mapped_column(JSON, nullable=False)  # 52 card strings, index 0 dealt first
+    salt: Mapped[str] = mapped_column(String(64), nullable=False)  # 32 random bytes, hex
+    commitment: Mapped[str] = mapped_column(String(64), nullable=False)
+    revealed: Mapped[bool] = mapped_column(default=False, nullable=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, nullable=False)
+
+    __table_args__ = (UniqueConstraint("game_id", "hand"),)
+
+
+class IdempotencyRecord(db.Model):
+    """The first answer to an action sent with an Idempotency-Key, replayed for retries."""
+
+    __tablename__ = "idempotency_records"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), nullable=False)
+    seat: Mapped[int] = mapped_column(Integer, nullable=False)
+    key: Mapped[str] = mapped_column(String(200), nullable=False)
+    request_hash: Mapped[str] = mapped_column(String(64), nullable=False)  # SHA-256 of the canonical body
+    status: Mapped[int] = mapped_column(Integer, nullable=False)
+    response: Mapped[dict] = mapped_column(JSON, nullable=False)
+    version: Mapped[int] = mapped_column(Integer, nullable=False)  # the ETag of that answer
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, nullable=False)
+
+    __table_args__ = (UniqueConstraint("game_id", "seat", "key"),)

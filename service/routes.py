@@ -1,0 +1,121 @@
+"""The HTTP routes: load (with the lock), ask the engine, save, serialise."""
+from __future__ import annotations
+
+import json
+
+from flask import Response, request, url_for
+from flask_smorest import Blueprint
+
+from . import store
+from .errors import ENGINE_CODES, Problem
+from .web import (BEARER, ETAG_HEADER, IDEMPOTENCY_KEY, IF_MATCH, IF_NONE_MATCH, bearer_token,
+                   check_if_match, etag_headers, idempotency_key, not_modified, problems)
+from .rules import Rules, action_from_dict
+from .schemas import (ActionSchema, CreatedGameSchema, CreateGameSchema, EventsPageSchema,
+                      EventsQuerySchema, GameViewSchema, JoinedGameSchema, JoinGameSchema)
+
+games = Blueprint("games", __name__, description="Games, seats, moves and history")
+
+
+@games.before_request
+def require_json_body():
+    """Every POST carries one JSON document: check size (413), media type (415), syntax (400)."""
+    if request.method != "POST":
+        return
+    if not request.is_json:
+        raise Problem("unsupported-media-type",
+                      f"send the body as application/json, not {request.mimetype or 'no media type'}")
+    try:
+        json.loads(request.get_data(cache=True) or b"")
+    except ValueError as exc:
+        raise Problem("malformed-json", f"the body is not valid JSON: {exc}") from None
+
+
+def links(game_id: str) -> dict:
+    return {name: url_for(f"games.{endpoint}", game_id=game_id) for name, endpoint in
+            (("game", "get_game"), ("join", "join_game"), ("actions", "post_action"), ("events", "get_events"))}
+
+
+@games.route("/games", methods=["POST"])
+@games.arguments(CreateGameSchema, example={"name": "Ann", "rules": {"preset": "standard", "target": 100}})
+@games.response(201, CreatedGameSchema, headers={"Location": {"description": "The game's URL",
+                                                               "schema": {"type": "string"}}, **ETAG_HEADER})
+@problems(games, "malformed-json", "payload-too-large", "unsupported-media-type", "validation-error",
+          "invalid-option")
+def create_game(args):
+    """Create a game and take seat 0. The token and the invite code are shown once only."""
+    rules = Rules.from_dict(args["rules"])
+    with store.transaction():
+        game, token, invite = store.create_game(rules, args["name"])
+        view = store.view_for(game, 0, None)
+    body = {"game_id": game.id, "seat": 0, "token": token, "invite_code": invite,
+            "links": links(game.id), "game": view}
+    return body, 201, {"Location": url_for("games.get_game", game_id=game.id), **etag_headers(game.version)}
+
+
+@games.route("/games/<game_id>/join", methods=["POST"])
+@games.arguments(JoinGameSchema, example={"invite_code": "pX0c...", "name": "Bob"})
+@games.response(201, JoinedGameSchema, headers=ETAG_HEADER)
+@problems(games, "malformed-json", "payload-too-large", "unsupported-media-type", "validation-error",
+          "invalid-invite", "game-full")
+def join_game(args, game_id):
+    """Take seat 1 with the invite code; the first hand is dealt. The token is shown once only."""
+    with store.transaction():
+        game, match, token = store.join_game(game_id, args["invite_code"], args["name"])
+        view = store.view_for(game, 1, match)
+    body = {"game_id": game.id, "seat": 1, "token": token, "links": links(game.id), "game": view}
+    return body, 201, etag_headers(game.version)
+
+
+@games.route("/games/<game_id>", methods=["GET"])
+@games.doc(security=BEARER, parameters=[IF_NONE_MATCH])
+@games.response(200, GameViewSchema, headers=ETAG_HEADER)
+@games.alt_response(304, description="Not modified: the version named in If-None-Match is current",
+                    headers=ETAG_HEADER)
+@problems(games, "invalid-token")
+def get_game(game_id):
+    """The caller's view of the game. Send If-None-Match with the last ETag to poll cheaply."""
+    game, seat = store.read_seat(game_id, bearer_token())
+    if not_modified(game.version):
+        return Response(status=304, headers=etag_headers(game.version))
+    view = store.view_for(game, seat, store.load_match(game))
+    return view, 200, etag_headers(game.version)
+
+
+@games.route("/games/<game_id>/actions", methods=["POST"])
+@games.doc(security=BEARER, parameters=[IF_MATCH, IDEMPOTENCY_KEY], requestBody={
+    "required": True, "content": {"application/json": {"schema": ActionSchema, "examples": {
+        "draw": {"value": {"type": "draw", "from": "stock"}},
+        "discard": {"value": {"type": "discard", "card": "7H"}},
+        "knock": {"value": {"type": "knock", "discard": "KD", "melds": [["7C", "8C", "9C"]]}}}}}})
+@games.response(200, GameViewSchema, headers=ETAG_HEADER)
+@problems(games, "malformed-json", "invalid-token", "payload-too-large", "unsupported-media-type",
+          "validation-error", "idempotency-key-reused", "version-mismatch", "game-not-started",
+          *ENGINE_CODES)
+def post_action(game_id):
+    """Make one move. The engine decides; the answer is the new view. A retry with the same
+    Idempotency-Key returns the first answer and never applies twice."""
+    body, key = request.get_json(), idempotency_key()
+    with store.transaction():
+        game, seat = store.lock_seat(game_id, bearer_token())
+        if (earlier := store.earlier_answer(game, seat, key, body)) is not None:
+            return earlier.response, earlier.status, etag_headers(earlier.version)
+        check_if_match(game.version)
+        match = store.started_match(game)
+        events = match.apply(seat, action_from_dict(body))
+        store.record_action(game, match, seat, body, events)
+        view = store.view_for(game, seat, match)
+        store.remember_answer(game, seat, key, body, 200, view)
+    return view, 200, etag_headers(game.version)
+
+
+@games.route("/games/<game_id>/events", methods=["GET"])
+@games.doc(security=BEARER)
+@games.arguments(EventsQuerySchema, location="query")
+@games.response(200, EventsPageSchema)
+@problems(games, "invalid-token", "validation-error")
+def get_events(query, game_id):
+    """What happened, in order, as this seat may see it: the opponent's stock draws show no card
+    until the hand is over; then the hand's whole record is visible to both."""
+    game, seat = store.read_seat(game_id, bearer_token())
+    return store.events_page(game, seat, query["after"], query["limit"])

@@ -1,0 +1,212 @@
+"""Transactions, locking, loading and saving: everything the routes do to the database.
+
+Every change to a game happens inside `transaction()` after `lock_seat` (or `join_game`) took
+the game's row lock: SELECT ... FOR UPDATE on PostgreSQL; on SQLite every writing transaction
+begins with BEGIN IMMEDIATE (see database.configure_sqlite). On top of the lock, the games.version
+column is checked in the UPDATE itself (SQLAlchemy's version_id_col), so two changes to one game
+can never both be applied.
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import secrets
+from contextlib import contextmanager
+
+from sqlalchemy import func, select, update
+
+from . import deals
+from .database import begin_read_only
+from .errors import Problem, invalid_token
+from .extensions import db
+from .models import Deal, Event, Game, IdempotencyRecord, Seat, utcnow
+from .rules import Match, Rules, redact_event
+from .tokens import hash_secret, new_game_id, new_invite_code, new_token
+
+WAITING, ACTIVE, FINISHED = "waiting_for_opponent", "active", "finished"
+
+
+@contextmanager
+def transaction():
+    """Commit what the block did, or roll all of it back if it raised."""
+    try:
+        yield
+        db.session.commit()
+    except BaseException:
+        db.session.rollback()
+        raise
+
+
+# -- loading -----------------------------------------------------------------------------
+
+def _seat_query(game_id: str, token: str):
+    return (select(Game, Seat.seat).join(Seat, Seat.game_id == Game.id)
+            .where(Game.id == game_id, Seat.token_hash == hash_secret(token)))
+
+
+def lock_seat(game_id: str, token: str) -> tuple[Game, int]:
+    """The game the token opens, locked until the transaction ends, and the token's seat."""
+    row = db.session.execute(_seat_query(game_id, token).with_for_update(of=Game)).first()
+    if row is None:
+        raise invalid_token()
+    return row[0], row[1]
+
+
+def read_seat(game_id: str, token: str) -> tuple[Game, int]:
+    """Like lock_seat, for reading only: no lock, so readers never wait for writers."""
+    begin_read_only()
+    row = db.session.execute(_seat_query(game_id, token)).first()
+    if row is None:
+        raise invalid_token()
+    return row[0], row[1]
+
+
+def load_match(game: Game) -> Match | None:
+    return Match.from_dict(game.state) if game.state is not None else None
+
+
+def started_match(game: Game) -> Match:
+    match = load_match(game)
+    if match is None:
+        raise Problem("game-not-started", "the game starts when the second player joins with the invite code")
+    return match
+
+
+# -- creating and joining ----------------------------------------------------------------
+
+def create_game(rules: Rules, name: str) -> tuple[Game, str, str]:
+    """A new game with the creator in seat 0; returns it, the creator's token and the invite code."""
+    token, invite = new_token(), new_invite_code()
+    game = Game(id=new_game_id(), status=WAITING, rules=rules.to_dict(), state=None)
+    game.seats = [Seat(seat=0, name=name, token_hash=hash_secret(token), joined_at=utcnow()),
+                  Seat(seat=1, invite_hash=hash_secret(invite))]
+    db.session.add(game)
+    db.session.flush()
+    return game, token, invite
+
+
+def join_game(game_id: str, invite_code: str, name: str) -> tuple[Game, Match, str]:
+    """Seat 1 takes its place with the invite code, and the first hand is dealt."""
+    game = db.session.execute(select(Game).where(Game.id == game_id).with_for_update()).scalar()
+    seat = game.seats[1] if game is not None else None
+    if seat is None or not hmac.compare_digest(seat.invite_hash or "", hash_secret(invite_code)):
+        raise Problem("invalid-invite", "this invite code does not open a seat in this game")
+    if seat.token_hash is not None:
+        raise Problem("game-full", "both seats of this game are taken: an invite code works once")
+    token = new_token()
+    seat.name, seat.token_hash, seat.joined_at = name, hash_secret(token), utcnow()
+    match = Match.new(Rules.from_dict(game.rules), first_dealer=secrets.randbelow(2))
+    _append_events(game, _deal(game, match))
+    _save(game, match)
+    return game, match, token
+
+
+# -- recording actions -------------------------------------------------------------------
+
+def record_action(game: Game, match: Match, seat: int, action: dict, events: list[dict]) -> list[dict]:
+    """Store an action the engine accepted, with everything that follows from it (the hand's
+    deck revealed if it ended, the next hand dealt), in the caller's transaction.
+
+    This is the one place for work that must commit atomically with a move: notification rows
+    for the outbox and the next move deadline belong here. Returns the events recorded.
+    """
+    if match.needs_deal or match.is_over:
+        db.session.execute(update(Deal).where(Deal.game_id == game.id, Deal.hand == match.hand_number)
+                           .values(revealed=True))
+    recorded = _append_events(game, events, action=action)
+    if match.needs_deal:
+        recorded += _append_events(game, _deal(game, match))
+    _save(game, match)
+    return recorded
+
+
+def _deal(game: Game, match: Match) -> list[dict]:
+    deck, salt = deals.shuffled_deck(), deals.new_salt()
+    events = match.deal(deck)
+    db.session.add(Deal(game_id=game.id, hand=match.hand_number, deck=deck, salt=salt,
+                        commitment=deals.commitment(salt, deck)))
+    return events
+
+
+def _save(game: Game, match: Match) -> None:
+    game.state = match.to_dict()
+    game.first_dealer = match.first_dealer
+    game.to_move = match.to_move
+    game.status = FINISHED if match.is_over else ACTIVE
+    game.updated_at = utcnow()  # always an UPDATE, so the version always moves on
+    db.session.flush()  # runs the UPDATE ... WHERE version = :read and bumps game.version
+
+
+def _append_events(game: Game, events: list[dict], action: dict | None = None) -> list[dict]:
+    last = db.session.execute(select(func.max(Event.seq)).where(Event.game_id == game.id)).scalar() or 0
+    for offset, event in enumerate(events, start=1):
+        db.session.add(Event(
+            game_id=game.id, seq=last + offset, seat=event.get("seat"),
+            type=event["type"], hand=event.get("hand"), payload=event,
+            action=action if offset == 1 else None))
+    return [{"seq": last + offset, **event} for offset, event in enumerate(events, start=1)]
+
+
+# -- idempotency ---------------------------------------------------------------------------
+
+def _body_hash(body) -> str:
+    canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def earlier_answer(game: Game, seat: int, key: str | None, body) -> IdempotencyRecord | None:
+    """The stored first answer to this seat's request with this Idempotency-Key, if any."""
+    if key is None:
+        return None
+    record = db.session.execute(select(IdempotencyRecord).filter_by(
+        game_id=game.id, seat=seat, key=key)).scalar()
+    if record is not None and record.request_hash != _body_hash(body):
+        raise Problem("idempotency-key-reused",
+                      "this Idempotency-Key was used for a different request; use a new key per action")
+    return record
+
+
+def remember_answer(game: Game, seat: int, key: str | None, body, status: int, response: dict) -> None:
+    if key is not None:
+        db.session.add(IdempotencyRecord(game_id=game.id, seat=seat, key=key, request_hash=_body_hash(body),
+                                         status=status, response=response, version=game.version))
+
+
+# -- what a seat sees ----------------------------------------------------------------------
+
+def view_for(game: Game, seat: int, match: Match | None) -> dict:
+    """The engine's view for this seat, plus the game's envelope."""
+    game_deals = db.session.execute(select(Deal).where(Deal.game_id == game.id)
+                                    .order_by(Deal.hand)).scalars().all()
+    if match is None:
+        # Not dealt yet: the view of an empty match, with no dealer (chosen when seat 1 joins).
+        view = {**Match.new(Rules.from_dict(game.rules), 0).view(seat), "dealer": None}
+    else:
+        view = match.view(seat)
+    current = next((d for d in game_deals if match and d.hand == match.hand_number), None)
+    return {
+        "game_id": game.id,
+        "version": game.version,
+        "status": game.status,
+        "players": [{"seat": s.seat, "name": s.name} for s in game.seats],
+        "deadline": None,
+        "deal_commitment": current.commitment if current else None,
+        "revealed_deals": [{"hand": d.hand, "deck": d.deck, "salt": d.salt, "commitment": d.commitment}
+                           for d in game_deals if d.revealed],
+        **view,
+    }
+
+
+def events_page(game: Game, seat: int, after: int, limit: int) -> dict:
+    """Events after `after`, as this seat may see them: a finished hand's events in full."""
+    rows = db.session.execute(select(Event).where(Event.game_id == game.id, Event.seq > after)
+                              .order_by(Event.seq).limit(limit + 1)).scalars().all()
+    revealed = set(db.session.execute(select(Deal.hand).where(Deal.game_id == game.id,
+                                                              Deal.revealed)).scalars())
+    page = rows[:limit]
+    return {
+        "events": [{"seq": row.seq, **redact_event(row.payload, seat, reveal_all=row.hand in revealed)}
+                   for row in page],
+        "next_after": page[-1].seq if len(rows) > limit else None,
+    }

@@ -1,0 +1,28 @@
+"""Bearer tokens and invite codes: long random secrets, stored only as SHA-256 hashes."""
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+TOKEN_BYTES = 32  # 256 bits
+INVITE_BYTES = 24  # 192 bits
+GAME_ID_BYTES = 16  # 128 bits -> 22 URL-safe characters
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+def new_invite_code() -> str:
+    return secrets.token_urlsafe(INVITE_BYTES)
+
+
+def new_game_id() -> str:
+    return secrets.token_urlsafe(GAME_ID_BYTES)
+
+
+def hash_secret(secret: str) -> str:
+    """SHA-256, unsalted and fast, is right here: these secrets carry 192+ bits of entropy from
+    `secrets`, so there is nothing to brute-force or precompute (salts and slow hashes like bcrypt
+    defend low-entropy passwords), and a plain digest can be looked up by an index in one query."""
+    return hashlib.sha256(secret.encode("utf-8")).hexdigest()

@@ -1,0 +1,72 @@
+"""HTTP details shared by the routes: the bearer token, ETags, Idempotency-Key, documented problems."""
+from __future__ import annotations
+
+from collections import defaultdict
+
+from flask import request
+
+from .errors import CATALOGUE, PROBLEM_MEDIA_TYPE, Problem, invalid_token, status_phrase
+from .schemas import ProblemSchema
+
+BEARER = [{"bearerAuth": []}]
+BEARER_SCHEME = {"type": "http", "scheme": "bearer",
+                 "description": "The seat token from POST /games or POST /games/{game_id}/join"}
+ETAG_HEADER = {"ETag": {"description": 'The game\'s version, quoted: "7"', "schema": {"type": "string"}}}
+IF_NONE_MATCH = {"in": "header", "name": "If-None-Match", "required": False, "schema": {"type": "string"},
+                 "description": "An ETag from an earlier answer: 304 while the game has not changed"}
+IF_MATCH = {"in": "header", "name": "If-Match", "required": False, "schema": {"type": "string"},
+            "description": "Optional. The ETag of the view the move was chosen from: 412 version-mismatch "
+                           "if the game has moved on since. Without it the move is judged on the current state."}
+IDEMPOTENCY_KEY = {"in": "header", "name": "Idempotency-Key", "required": False,
+                   "schema": {"type": "string", "minLength": 1, "maxLength": 200},
+                   "description": "Optional, unique per move (e.g. a UUID): a retry with the same key and body "
+                                  "returns the first answer and is never applied twice (kept per seat)."}
+
+
+def bearer_token() -> str:
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise invalid_token()
+    return token.strip()
+
+
+def etag_headers(version: int) -> dict:
+    # The view depends on the token too, so caches must key on Authorization.
+    return {"ETag": f'"{version}"', "Vary": "Authorization"}
+
+
+def not_modified(version: int) -> bool:
+    return request.if_none_match.contains_weak(str(version))
+
+
+def check_if_match(version: int) -> None:
+    """If-Match is optional (a client that always reloads first needs none); when sent, it must match."""
+    if request.if_match and not request.if_match.contains(str(version)):
+        raise Problem("version-mismatch", f'the game is at version "{version}", not the one in If-Match; '
+                                          "reload the view and choose again")
+
+
+def idempotency_key() -> str | None:
+    key = request.headers.get("Idempotency-Key")
+    if key is not None and not (1 <= len(key) <= 200 and key.isprintable() and key.isascii()):
+        raise Problem("validation-error", "Idempotency-Key must be 1 to 200 printable ASCII characters",
+                      errors={"Idempotency-Key": ["1 to 200 printable ASCII characters"]})
+    return key
+
+
+def problems(blueprint, *codes: str):
+    """Document the problem responses an operation can answer with, one example per code."""
+    by_status = defaultdict(list)
+    for code in codes:
+        by_status[CATALOGUE[code][0]].append(code)
+
+    def decorator(func):
+        for status, status_codes in sorted(by_status.items(), reverse=True):
+            examples = {code: {"summary": CATALOGUE[code][1], "value": {
+                "type": f"/docs#problem-{code}", "title": status_phrase(status), "status": status,
+                "detail": CATALOGUE[code][1], "code": code}} for code in status_codes}
+            func = blueprint.alt_response(
+                status, schema=ProblemSchema, content_type=PROBLEM_MEDIA_TYPE, examples=examples,
+                description="; ".join(f"`{code}`: {CATALOGUE[code][1]}" for code in status_codes))(func)
+        return func
+    return decorator
