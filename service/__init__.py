@@ -37,6 +37,8 @@ def create_app(config_overrides: dict | None = None):
     api.spec.components.security_scheme("bearerAuth", BEARER_SCHEME)
     api.register_blueprint(games)
     api.register_blueprint(meta)
+    from .limits import init_limits
+    init_limits(app)  # RATELIMIT_* settings; see service/limits.py
 
     expected_heads = database.migration_heads(migrations) if os.path.isdir(migrations) else set()
     schema_checked = []  # becomes [True] once the database is found at the code's migration head

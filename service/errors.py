@@ -16,6 +16,7 @@ from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm.exc import StaleDataError
 from werkzeug.exceptions import HTTPException
 
+from .notify.codes import CLOCK_CODES
 from .rules import IllegalAction, InvalidRules
 from .schemas import ProblemSchema
 
@@ -34,7 +35,9 @@ ENGINE_CODES = {
     "deadwood-over-limit": "knocking needs deadwood within the knock limit",
     "invalid-meld": "the melds given do not form legal melds of your cards",
     "knocking-not-allowed": "these rules do not allow knocking (only gin ends a hand)",
+    "knock-required": "the last discard was taken to finish: knock (or go gin), do not discard",
     "big-gin-not-allowed": "Big Gin is off in these rules, or the 11 cards do not all meld",
+    **CLOCK_CODES,  # claim_timeout and vacations (service/deadlines.py), raised as IllegalAction too
 }
 SERVICE_CODES = {
     "malformed-json": (400, "the body is not valid JSON"),
@@ -51,6 +54,7 @@ SERVICE_CODES = {
     "invalid-option": (422, "a rules option or preset is unknown or out of range (see option)"),
     "invalid-invite": (422, "the invite code does not open a seat of this game"),
     "idempotency-key-reused": (422, "the Idempotency-Key was first used with a different body"),
+    "rate-limited": (429, "too many requests from this token or address: wait Retry-After seconds"),
     "internal-error": (500, "the server failed; the details are in its log, never in the answer"),
     "database-unavailable": (503, "the database cannot be reached or stayed locked"),
     "database-not-migrated": (503, "the database schema is behind the code: run flask db upgrade"),

@@ -106,3 +106,8 @@ class IdempotencyRecord(db.Model):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, nullable=False)
 
     __table_args__ = (UniqueConstraint("game_id", "seat", "key"),)
+
+
+# The notification and deadline tables live with their code; importing them here puts them in the
+# one metadata that migrations and `flask db check` see.
+from .notify import models as notify_models  # noqa: E402,F401

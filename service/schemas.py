@@ -63,7 +63,7 @@ class ActionSchema(ma.Schema):
     The engine parses and checks it (a malformed action is 400 invalid-action)."""
 
     type = f.String(required=True, validate=v.OneOf(ACTION_TYPES), **_doc("The kind of action"))
-    from_ = f.String(data_key="from", validate=v.OneOf(("stock", "discard")),
+    from_ = f.String(data_key="from", attribute="from", validate=v.OneOf(("stock", "discard")),
                      **_doc("draw only: where to draw from"))
     card = f.String(**_doc("discard only: the card to discard", example="7H"))
     discard = f.String(**_doc("knock only: the card discarded face down", example="KD"))
@@ -72,7 +72,7 @@ class ActionSchema(ma.Schema):
         example=[["7C", "8C", "9C"]]))
 
 
-class EventsQuerySchema(StrictSchema):
+class EventsQuerySchema(ma.Schema):
     after = f.Integer(load_default=0, validate=v.Range(min=0),
                       **_doc("Return events with a sequence number greater than this"))
     limit = f.Integer(load_default=100, validate=v.Range(1, 500), **_doc("At most this many events"))
