@@ -1,0 +1,165 @@
+"""Move deadlines: one clock per game, vacations that pause a seat's clock, claiming on time.
+
+Every game has a time per move (`move_time_hours`, default 72; null means no deadlines). The
+seat to move is on the clock from the moment its turn began; its own vacations pause that clock.
+A reminder is due when a quarter of the time is left, and once the deadline has passed the waiting
+opponent may claim the match (action `claim_timeout`) or simply keep waiting.
+
+All time comes from `now()`: `app.config["CLOCK"]` (a function returning an aware datetime) when
+set, so tests can move time, else the system clock.
+"""
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+from flask import current_app, has_app_context
+from sqlalchemy import select
+
+from .extensions import db
+from .notify.models import GameClock, Vacation
+from .rules import IllegalAction
+
+DEFAULT_MOVE_TIME_HOURS = 72
+MAX_MOVE_TIME_HOURS = 24 * 60
+VACATION_DAYS_PER_GAME = 7  # per seat; app.config["VACATION_DAYS_PER_GAME"] overrides
+REMINDER_FRACTION = 0.25  # the reminder goes out when this share of the move time is left
+
+
+def now() -> datetime:
+    clock = current_app.config.get("CLOCK") if has_app_context() else None
+    return as_utc(clock()) if clock else datetime.now(timezone.utc)
+
+
+def as_utc(moment: datetime | None) -> datetime | None:
+    """SQLite hands back naive datetimes for what we stored as UTC; make them aware again."""
+    if moment is None or moment.tzinfo is not None:
+        return moment
+    return moment.replace(tzinfo=timezone.utc)
+
+
+def clock_end(start: datetime, running: timedelta, pauses: list[tuple[datetime, datetime]]) -> datetime:
+    """When a clock started at `start` has run for `running`, not counting the `pauses`."""
+    moment, left = start, running
+    for pause_start, pause_end in sorted(pauses):
+        if pause_end <= moment:
+            continue
+        if moment + left <= pause_start:
+            break
+        left -= max(pause_start - moment, timedelta(0))
+        moment = max(moment, pause_end)
+    return moment + left
+
+
+def start_clock(game_id: str, move_time_hours: int | None) -> GameClock:
+    """The game's clock, created with the game (no one is on it until the first deal)."""
+    clock = GameClock(game_id=game_id, move_time_hours=move_time_hours)
+    db.session.add(clock)
+    return clock
+
+
+def clock_of(game_id: str) -> GameClock | None:
+    return db.session.get(GameClock, game_id)
+
+
+def _pauses(game_id: str, seat: int) -> list[tuple[datetime, datetime]]:
+    rows = db.session.scalars(select(Vacation).where(Vacation.game_id == game_id, Vacation.seat == seat))
+    return [(as_utc(v.starts_at), as_utc(v.ends_at)) for v in rows]
+
+
+def _schedule(clock: GameClock) -> None:
+    """Recompute the deadline and the reminder time of whoever is on the clock."""
+    if clock.move_time_hours is None or clock.turn_seat is None:
+        clock.deadline_at = clock.reminder_at = None
+        return
+    pauses = _pauses(clock.game_id, clock.turn_seat)
+    start, move_time = as_utc(clock.turn_started_at), timedelta(hours=clock.move_time_hours)
+    clock.deadline_at = clock_end(start, move_time, pauses)
+    clock.reminder_at = clock_end(start, move_time * (1 - REMINDER_FRACTION), pauses)
+
+
+def on_change(game_id: str, to_move: int | None, new_turn: bool, moment: datetime) -> GameClock | None:
+    """After a change to the game: start a fresh turn's clock, or stop it when nobody is to move."""
+    clock = clock_of(game_id)
+    if clock is None:
+        return None
+    if to_move is None:
+        clock.turn_seat = clock.turn_started_at = None
+        clock.reminded = clock.expiry_noticed = False
+        _schedule(clock)
+    elif new_turn or clock.turn_seat != to_move:
+        clock.turn_seat, clock.turn_started_at = to_move, moment
+        clock.reminded = clock.expiry_noticed = False
+        _schedule(clock)
+    return clock
+
+
+def deadline_of(game_id: str) -> datetime | None:
+    clock = clock_of(game_id)
+    return as_utc(clock.deadline_at) if clock else None
+
+
+def claim_timeout(game_id: str, match, seat: int, moment: datetime) -> list[dict]:
+    """The waiting seat claims the match because the seat to move let its deadline pass."""
+    if match.is_over:
+        raise IllegalAction("game-over", "the match is over already")
+    clock = clock_of(game_id)
+    if clock is None or clock.move_time_hours is None:
+        raise IllegalAction("no-deadline", "this game has no move time, so there is nothing to claim")
+    late = match.to_move
+    if late is None or late == seat:
+        raise IllegalAction("cannot-claim-own-turn", "only the waiting player may claim on time, "
+                            "and it is your move")
+    deadline = as_utc(clock.deadline_at)
+    if deadline is None or moment <= deadline:
+        raise IllegalAction("deadline-not-passed",
+                            f"the opponent's deadline is {deadline.isoformat() if deadline else 'not set'}; "
+                            "you may claim only after it")
+    return match.forfeit(late, "timeout")
+
+
+def vacation_days_left(game_id: str, seat: int) -> int:
+    cap = current_app.config.get("VACATION_DAYS_PER_GAME", VACATION_DAYS_PER_GAME)
+    used = sum(db.session.scalars(select(Vacation.days).where(Vacation.game_id == game_id,
+                                                               Vacation.seat == seat)))
+    return cap - used
+
+
+def take_vacation(game_id: str, match, seat: int, days: int, moment: datetime) -> Vacation:
+    """Pause `seat`'s clock for `days` days from now (or from the end of its current vacation)."""
+    if match is not None and match.is_over:
+        raise IllegalAction("game-over", "the match is over; there is no clock to pause")
+    clock = clock_of(game_id)
+    if clock is None or clock.move_time_hours is None:
+        raise IllegalAction("no-deadline", "this game has no move time, so there is no clock to pause")
+    left = vacation_days_left(game_id, seat)
+    if days < 1 or days > left:
+        raise IllegalAction("vacation-exhausted", f"you have {left} vacation day(s) left in this game; "
+                            f"{days} asked")
+    if clock.turn_seat == seat and clock.deadline_at is not None and moment > as_utc(clock.deadline_at):
+        raise IllegalAction("deadline-passed", "your deadline has passed already; a vacation cannot "
+                            "start after it (move now: the game goes on until your opponent claims)")
+    ongoing = [end for start, end in _pauses(game_id, seat) if start <= moment < end]
+    start = max(ongoing) if ongoing else moment
+    vacation = Vacation(game_id=game_id, seat=seat, days=days, starts_at=start,
+                        ends_at=start + timedelta(days=days))
+    db.session.add(vacation)
+    db.session.flush()
+    if clock.turn_seat == seat:
+        _schedule(clock)
+    return vacation
+
+
+def vacation_summary(game_id: str, seat: int, moment: datetime) -> dict:
+    pauses = _pauses(game_id, seat)
+    current = max((end for start, end in pauses if start <= moment < end), default=None)
+    return {"days_left": vacation_days_left(game_id, seat),
+            "on_vacation_until": current.isoformat() if current else None}
+
+
+def validate_move_time(hours) -> int | None:
+    if hours is None:
+        return None
+    if isinstance(hours, bool) or not isinstance(hours, int) or not 1 <= hours <= MAX_MOVE_TIME_HOURS:
+        raise ValueError(f"move_time_hours must be a whole number of hours from 1 to {MAX_MOVE_TIME_HOURS}, "
+                         "or null for no deadlines")
+    return hours

@@ -1,0 +1,21 @@
+"""Play by email, deadlines and notifications.
+
+    models.py    tables: contacts, outbox, mail_tokens, inbound_mail, game_clocks, vacations
+    dispatch.py  a change to a game -> outbox rows, in the change's own transaction
+    compose.py   mail text from view(seat) and redacted events; message.py the headers
+    outbox.py    claiming rows safely with many workers; worker.py the delivery loop
+    smtp.py / webhooks.py   the two ways out; sweeps.py reminders, time-up notices, digests
+    inbound.py   moves by email (commands.py reads them); smtpd.py the SMTP listener
+    routes.py    contact settings and vacations; longpoll.py GET /games/{id}?wait=N
+    cli.py       flask notify worker | smtpd | inbound | sweep
+
+Kept import-light: service.models imports .models from here, so nothing at this level may import
+the store or the routes.
+"""
+from __future__ import annotations
+
+
+def init_app(app) -> None:
+    """Register the notify CLI and routes on the app (called by create_app)."""
+    from .cli import notify_cli
+    app.cli.add_command(notify_cli)

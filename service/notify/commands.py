@@ -1,0 +1,157 @@
+"""Moves by email: the reply's text cut down to what the player wrote, read as commands.
+
+A reply holds one command per line (or several separated by commas or semicolons), e.g.
+
+    draw stock
+    discard 7H
+
+Quoted text ('>' lines, "On ... wrote:" and everything after it), signatures ('-- ' and the usual
+"Sent from my ..." lines) are dropped first. Every remaining line must be a command: one line we
+cannot read rejects the whole reply, so a half-understood mail never plays half its moves.
+
+Commands are abstract here (`take` means the upcard in the upcard offer and the discard pile's top
+card later); `resolve` turns one into the engine's JSON action against the seat's current view.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..rules import Card
+
+MAX_COMMANDS = 10  # a turn needs at most 2; anything longer is not a move
+
+_QUOTE_HEADER = re.compile(
+    r"^(on\b.+\bwrote:?|le\b.+\ba écrit\s?:|am\b.+\bschrieb\b.*:|-+\s*original message\s*-+"
+    r"|-+\s*forwarded message\s*-+|_{5,}|from:\s.+@.+)$", re.IGNORECASE)
+_SIGNATURE = re.compile(r"^(-- ?|sent from my .*|get outlook for .*|sent from (yahoo|mail) .*)$",
+                        re.IGNORECASE)
+_SUBJECT_NOISE = re.compile(r"^\s*((re|fwd?|aw|sv|tr)\s*:\s*|\[[^\]]*\]\s*)+", re.IGNORECASE)
+
+
+class CommandError(ValueError):
+    """A reply we cannot read; the message says which words and what would be understood."""
+
+
+@dataclass(frozen=True)
+class Command:
+    verb: str  # draw_stock, take, pass, discard, knock, gin, big_gin, resign, claim
+    card: Card | None = None
+    text: str = ""  # as the player wrote it, for the answer
+
+    def __str__(self) -> str:
+        return self.text or self.verb
+
+
+HELP = ("commands: take, pass, draw stock, draw discard (= take), discard 7H, knock 7H, gin, "
+        "gin 7H, big gin, resign, claim (the match, once your opponent's deadline has passed)")
+
+
+def strip_reply(body: str) -> str:
+    """The player's own words: no quoted text, no signature, no trailing blank lines."""
+    kept = []
+    for raw in body.replace("\r\n", "\n").split("\n"):
+        line = raw.rstrip()
+        if line.lstrip().startswith(">"):
+            continue
+        stripped = line.strip()
+        if _SIGNATURE.match(line) or _SIGNATURE.match(stripped):
+            break
+        if _QUOTE_HEADER.match(stripped):
+            break
+        kept.append(stripped)
+    return "\n".join(kept).strip()
+
+
+def subject_text(subject: str) -> str:
+    """The subject without Re:/Fwd: prefixes and bracketed tags."""
+    return _SUBJECT_NOISE.sub("", subject or "").strip()
+
+
+def parse_commands(text: str) -> list[Command]:
+    """Every command in `text`, in order; CommandError naming the first piece we cannot read."""
+    commands = []
+    for line in text.split("\n"):
+        for piece in re.split(r"[,;]", line):
+            piece = piece.strip().rstrip(".!")
+            if piece:
+                commands.append(parse_command(piece))
+    if len(commands) > MAX_COMMANDS:
+        raise CommandError(f"{len(commands)} commands is too many for one reply (at most {MAX_COMMANDS})")
+    return commands
+
+
+def parse_command(text: str) -> Command:
+    words = text.lower().split()
+    if not words:
+        raise CommandError("an empty command")
+
+    def card_at(index: int) -> Card:
+        try:
+            return Card.parse(words[index])
+        except (ValueError, IndexError):
+            raise CommandError(f"{text!r}: {words[0]} needs a card like 7H, TD or 10D") from None
+
+    verb, rest = words[0], words[1:]
+    if verb == "draw" and rest in ([], ["stock"], ["from", "stock"], ["from", "the", "stock"]):
+        return Command("draw_stock", text=text)
+    if verb == "stock" and not rest:
+        return Command("draw_stock", text=text)
+    if (verb == "draw" and rest in (["discard"], ["pile"], ["from", "discard"], ["from", "pile"],
+                                    ["from", "the", "discard", "pile"], ["discard", "pile"])) \
+            or (verb == "take" and len(rest) <= 1 and rest in ([], ["upcard"], ["discard"], ["it"])):
+        return Command("take", text=text)
+    if verb == "take" and len(rest) == 1:  # "take 7H": the named card must be the top of the pile
+        return Command("take", card_at(1), text=text)
+    if verb == "pass" and not rest:
+        return Command("pass", text=text)
+    if verb == "discard" and len(rest) == 1:
+        return Command("discard", card_at(1), text=text)
+    if verb == "knock" and len(rest) == 1:
+        return Command("knock", card_at(1), text=text)
+    if verb == "gin" and len(rest) <= 1:
+        return Command("gin", card_at(1) if rest else None, text=text)
+    if (verb, rest) in (("big", ["gin"]), ("biggin", [])):
+        return Command("big_gin", text=text)
+    if verb == "resign" and not rest:
+        return Command("resign", text=text)
+    if verb == "claim" and rest in ([], ["timeout"], ["the", "match"], ["match"]):
+        return Command("claim", text=text)
+    raise CommandError(f"could not read {text!r}; {HELP}")
+
+
+def resolve(command: Command, view: dict) -> dict:
+    """The engine action for `command` given the seat's current view; CommandError when the
+    command does not fit the moment (the engine itself judges everything else)."""
+    phase = view.get("phase")
+    legal = view.get("legal_actions") or []
+    top = (view.get("discard_pile") or [None])[-1]
+    verb, card = command.verb, command.card
+    if verb == "draw_stock":
+        return {"type": "draw", "from": "stock"}
+    if verb == "take":
+        if card is not None and str(card) != top:
+            raise CommandError(f"{command}: the top of the discard pile is {top}, not {card}")
+        return {"type": "take_upcard"} if phase == "upcard_offer" else {"type": "draw", "from": "discard"}
+    if verb == "pass":
+        return {"type": "pass"}
+    if verb == "discard":
+        return {"type": "discard", "card": str(card)}
+    if verb == "knock":
+        return {"type": "knock", "discard": str(card)}
+    if verb == "big_gin":
+        return {"type": "big_gin"}
+    if verb == "resign":
+        return {"type": "resign"}
+    if verb == "claim":
+        return {"type": "claim_timeout"}
+    # gin: Big Gin when it is legal (it scores more), else the knock that leaves no deadwood.
+    if card is not None:
+        return {"type": "knock", "discard": str(card)}
+    if {"type": "big_gin"} in legal:
+        return {"type": "big_gin"}
+    arrangement = view.get("arrangement") or {}
+    if arrangement.get("deadwood_after_discard") == 0 and arrangement.get("best_discard"):
+        return {"type": "knock", "discard": arrangement["best_discard"]}
+    raise CommandError(f"{command}: no discard leaves you without deadwood "
+                       f"(the best leaves {arrangement.get('deadwood_after_discard', '?')})")

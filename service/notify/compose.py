@@ -1,0 +1,344 @@
+"""Mail text, built only from what a seat may see: the engine's view(seat) and redacted events.
+
+Nothing here reads the database or the clock; the caller hands in a `Scene` (one seat's view of a
+game at one version) and gets plain text back. `message.py` wraps the text in headers.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from .commands import HELP
+
+
+@dataclass
+class Scene:
+    """One seat's picture of one game at one version: everything a mail about it may show."""
+
+    game_id: str
+    version: int
+    seat: int
+    names: dict[int, str]
+    view: dict  # match.view(seat)
+    now: datetime
+    events: list[dict] = field(default_factory=list)  # redacted for `seat`, oldest first
+    deadline: datetime | None = None  # of the seat to move
+    reply_address: str | None = None
+    link: str | None = None
+
+    @property
+    def me(self) -> str:
+        return self.names.get(self.seat) or f"seat {self.seat}"
+
+    @property
+    def them(self) -> str:
+        return self.names.get(1 - self.seat) or f"seat {1 - self.seat}"
+
+    def who(self, seat) -> str:
+        if seat is None:
+            return "nobody"
+        return "you" if seat == self.seat else (self.names.get(seat) or f"seat {seat}")
+
+    @property
+    def my_turn(self) -> bool:
+        return self.view.get("to_move") == self.seat
+
+    @property
+    def over(self) -> bool:
+        return self.view.get("phase") == "match_over"
+
+
+def tag(scene: Scene) -> str:
+    return f"[Gin {scene.game_id[:8]}]"
+
+
+# -- the pieces --------------------------------------------------------------------------------
+
+def cards(items) -> str:
+    return " ".join(items) if items else "-"
+
+
+def describe_event(event: dict, scene: Scene) -> str | None:
+    """One line per event, in the reader's words; None for events not worth a line."""
+    kind, who = event.get("type"), scene.who(event.get("seat"))
+    if kind == "deal":
+        mine = (event.get("cards") or {}).get(str(scene.seat))
+        return (f"Hand {event.get('hand')} was dealt by {scene.who(event.get('dealer'))}; the upcard is "
+                f"{event.get('upcard')}" + (f"; you were dealt {cards(mine)}" if mine else "") + ".")
+    if kind == "take_upcard":
+        return f"{who.capitalize()} took the upcard {event.get('card')}."
+    if kind == "pass":
+        return f"{who.capitalize()} passed."
+    if kind == "draw":
+        if event.get("from") == "discard":
+            return f"{who.capitalize()} took {event.get('card')} from the discard pile."
+        drawn = f" ({event['card']})" if event.get("card") else ""
+        return f"{who.capitalize()} drew from the stock{drawn}."
+    if kind == "discard":
+        return f"{who.capitalize()} discarded {event.get('card')}."
+    if kind == "knock":
+        face_down = f", discarding {event['discard']} face down" if event.get("discard") else ""
+        return f"{who.capitalize()} knocked{face_down}."
+    if kind == "big_gin":
+        return f"{who.capitalize()} declared Big Gin."
+    if kind == "hand_end":
+        return f"Hand {event.get('hand')} is over: {hand_outcome(event.get('record') or {}, scene)}."
+    if kind == "hand_void":
+        return f"Hand {event.get('hand')} is void: the stock ran out, nobody scores."
+    if kind in ("resign", "timeout"):
+        verb = "resigned" if kind == "resign" else "ran out of time (the match was claimed)"
+        return f"{who.capitalize()} {verb}."
+    if kind == "match_end":
+        return "The match is over."
+    return None
+
+
+def hand_outcome(record: dict, scene: Scene) -> str:
+    result, winner, points = record.get("result"), record.get("winner"), record.get("points")
+    if result == "void":
+        return "void"
+    knocker = record.get("knocker")
+    what = {"gin": "went gin", "big_gin": "declared Big Gin", "undercut": "knocked and was undercut",
+            "tie": "knocked; a tie"}.get(result, "knocked")
+    text = f"{scene.who(knocker)} {what}"
+    if winner is not None:
+        text += f"; {scene.who(winner)} scored {points}"
+    return text
+
+
+def arrangement_lines(view: dict) -> list[str]:
+    hand = view.get("hand") or []
+    arrangement = view.get("arrangement") or {}
+    lines = [f"Your hand ({len(hand)} cards, deadwood {arrangement.get('deadwood_points', '?')}):"]
+    for meld in arrangement.get("melds") or []:
+        lines.append(f"  meld      {cards(meld)}")
+    lines.append(f"  deadwood  {cards(arrangement.get('deadwood') or [])}")
+    if arrangement.get("best_discard"):
+        lines.append(f"  best discard {arrangement['best_discard']} leaves "
+                     f"{arrangement.get('deadwood_after_discard')} deadwood")
+    return lines
+
+
+def score_line(scene: Scene) -> str:
+    scores = scene.view.get("scores") or {}
+    games = scores.get("games") or []
+    target = (scene.view.get("rules") or {}).get("target")
+    parts = []
+    for index, game in enumerate(games, 1):
+        totals = (game.get("final") or game).get("totals") or [0, 0]
+        label = f"game {index}: " if len(games) > 1 else ""
+        closed = " (closed)" if game.get("closed") else ""
+        parts.append(f"{label}{scene.me} {totals[scene.seat]}, {scene.them} {totals[1 - scene.seat]}{closed}")
+    won = scores.get("hands_won") or [0, 0]
+    return (f"Score: {'; '.join(parts) or '-'} (target {target}); "
+            f"hands won {won[scene.seat]}-{won[1 - scene.seat]}.")
+
+
+def state_lines(scene: Scene) -> list[str]:
+    view = scene.view
+    lines = arrangement_lines(view)
+    pile = view.get("discard_pile") or []
+    lines.append(f"Discard pile top: {pile[-1] if pile else '(empty)'}    "
+                 f"Stock: {view.get('stock_count')} cards    Knock limit: {view.get('knock_limit')}")
+    known = (view.get("opponent") or {}).get("known_cards") or []
+    if known:
+        lines.append(f"{scene.them} holds (taken from the pile): {cards(known)}")
+    lines.append(score_line(scene))
+    return lines
+
+
+def deadline_line(scene: Scene) -> str | None:
+    if scene.deadline is None or scene.over or scene.view.get("to_move") is None:
+        return None
+    whose = "your" if scene.my_turn else f"{scene.them}'s"
+    left = scene.deadline - scene.now
+    when = scene.deadline.strftime("%Y-%m-%d %H:%M UTC")
+    if left <= timedelta(0):
+        return f"Deadline for {whose} move: {when} (passed)."
+    return f"Deadline for {whose} move: {when} (in {duration(left)})."
+
+
+def duration(delta: timedelta) -> str:
+    minutes = int(delta.total_seconds() // 60)
+    days, rest = divmod(minutes, 24 * 60)
+    hours, minutes = divmod(rest, 60)
+    if days:
+        return f"{days} day{'s' * (days != 1)} {hours} h"
+    return f"{hours} h {minutes} min" if hours else f"{minutes} min"
+
+
+def legal_commands(view: dict) -> list[str]:
+    """What the seat may reply with now, as email commands (from the view's legal actions)."""
+    legal = view.get("legal_actions") or []
+    top = (view.get("discard_pile") or [None])[-1]
+    lines = []
+    kinds = [a.get("type") for a in legal]
+    if "take_upcard" in kinds:
+        lines.append(f"take            take the upcard {top}")
+    if {"type": "draw", "from": "stock"} in legal:
+        lines.append("draw stock      draw the top card of the stock")
+    if {"type": "draw", "from": "discard"} in legal:
+        lines.append(f"take            take {top} from the discard pile")
+    if "pass" in kinds:
+        lines.append("pass")
+    discards = [a["card"] for a in legal if a.get("type") == "discard"]
+    if discards:
+        lines.append(f"discard CARD    one of {cards(discards)}")
+    knocks = [a["discard"] for a in legal if a.get("type") == "knock"]
+    if knocks:
+        lines.append(f"knock CARD      one of {cards(knocks)}")
+        arrangement = view.get("arrangement") or {}
+        if arrangement.get("deadwood_after_discard") == 0:
+            lines.append(f"gin             (knock {arrangement.get('best_discard')} with no deadwood)")
+    if "big_gin" in kinds:
+        lines.append("big gin         all 11 cards in melds")
+    return lines
+
+
+def hand_record_lines(record: dict, scene: Scene) -> list[str]:
+    """Both hands as they were laid out at the end of a hand (the whole record is public then)."""
+    lines = [f"Hand {record.get('hand')}: {hand_outcome(record, scene)}."]
+    knocker = record.get("knocker")
+    hands = record.get("hands") or {}
+    if knocker is None:
+        for seat in (scene.seat, 1 - scene.seat):
+            lines.append(f"  {scene.who(seat)}: {cards(hands.get(str(seat)))}")
+        return lines
+    for seat, role in ((knocker, "knocker"), (1 - knocker, "defender")):
+        melds = "  ".join(f"[{cards(m)}]" for m in record.get(f"{role}_melds") or [])
+        line = f"  {scene.who(seat)} ({role}): {melds or 'no melds'}  deadwood {cards(record.get(f'{role}_deadwood'))}"
+        line += f" = {record.get(f'{role}_points')}"
+        if role == "defender" and record.get("defender_layoffs"):
+            line += f"  (laid off {cards(record['defender_layoffs'])})"
+        lines.append(line)
+    if record.get("knock_discard"):
+        lines.append(f"  knock discard: {record['knock_discard']}")
+    return lines
+
+
+def score_sheet_lines(scene: Scene) -> list[str]:
+    scores = scene.view.get("scores") or {}
+    names = [scene.names.get(s) or f"seat {s}" for s in (0, 1)]
+    width = max(8, *(len(n) for n in names))
+    lines = [f"{'hand':>4}  {'result':24}  {'points':>6}  {names[0]:>{width}}  {names[1]:>{width}}"]
+    running = [0, 0]
+    for row in scores.get("sheet") or []:
+        winner = row.get("winner")
+        if winner is not None and 0 in (row.get("games_credited") or [0]):
+            running[winner] += row.get("points") or 0
+        what = row.get("result") or "?"
+        if row.get("knocker") is not None:
+            what = f"{names[row['knocker']]}: {what}"
+        points = row.get("points") if winner is not None else "-"
+        lines.append(f"{row.get('hand'):>4}  {what[:24]:24}  {points:>6}  {running[0]:>{width}}  {running[1]:>{width}}")
+    for index, game in enumerate(scores.get("games") or [], 1):
+        final = game.get("final")
+        if not final:
+            continue
+        lines.append(f"game {index} closed, won by {names[final['winner']]}:")
+        for key, label in (("hand_points", "hand points"), ("shutout_bonus", "shutout"),
+                           ("game_bonus", "game bonus"), ("box_bonus", "boxes"), ("totals", "total")):
+            values = final.get(key) or [0, 0]
+            lines.append(f"      {label:30}  {values[0]:>{width}}  {values[1]:>{width}}")
+    return lines
+
+
+def result_line(scene: Scene) -> str:
+    result = scene.view.get("result") or {}
+    winner = result.get("winner")
+    reason = {"resign": " (by resignation)", "timeout": " (on time)"}.get(result.get("reason"), "")
+    if winner is None:
+        return f"The match is over: a draw{reason}."
+    who = "You win" if winner == scene.seat else f"{scene.who(winner)} wins"
+    return f"The match is over: {who} by {result.get('margin')}{reason}."
+
+
+# -- whole mails -------------------------------------------------------------------------------
+
+def headline(scene: Scene) -> str:
+    if scene.over:
+        return result_line(scene)
+    if scene.my_turn:
+        return f"Your turn, {scene.me}: hand {scene.view.get('hand_number')}, {scene.view.get('phase', '').replace('_', ' ')}."
+    return f"Waiting for {scene.them}: hand {scene.view.get('hand_number')}."
+
+
+def subject(scene: Scene, kind: str) -> str:
+    vs = f"{scene.me} v {scene.them}"
+    if kind == "reminder":
+        return f"{tag(scene)} Reminder: your move, {duration(scene.deadline - scene.now)} left - {vs}"
+    if kind == "expired":
+        return f"{tag(scene)} {scene.them}'s time is up: you may claim the match - {vs}"
+    if scene.over:
+        return f"{tag(scene)} Match over - {vs}"
+    hand_ended = any(e.get("type") in ("hand_end", "hand_void") for e in scene.events)
+    if hand_ended:
+        return f"{tag(scene)} Hand over{', your turn' if scene.my_turn else ''} - {vs}"
+    return f"{tag(scene)} {'Your turn' if scene.my_turn else 'Waiting for ' + scene.them} - {vs}"
+
+
+def body(scene: Scene, kind: str = "update", answer: list[str] | None = None) -> str:
+    """The plain-text body. `answer`: lines reporting on a reply's commands, shown first."""
+    out: list[str] = []
+    if answer:
+        out += answer + [""]
+    if kind == "reminder":
+        out += [f"A reminder, {scene.me}: it is your move and a quarter of your time is left.", ""]
+    if kind == "expired":
+        out += [f"{scene.them} did not move in time. Reply `claim` to win the match on time, "
+                "or just wait: the game goes on if you don't claim.", ""]
+    out.append(headline(scene))
+    happened = [line for line in (describe_event(e, scene) for e in scene.events) if line]
+    if happened:
+        out += ["", "Since your last move:"] + [f"  {line}" for line in happened]
+    ended = [e.get("record") for e in scene.events if e.get("type") in ("hand_end", "hand_void")]
+    for record in ended:
+        out += [""] + hand_record_lines(record or {}, scene)
+    if ended or scene.over:
+        out += ["", "Score sheet:"] + score_sheet_lines(scene)
+    if not scene.over:
+        out += [""] + state_lines(scene)
+        line = deadline_line(scene)
+        if line:
+            out.append(line)
+    out += reply_lines(scene)
+    return "\n".join(out).rstrip() + "\n"
+
+
+def reply_lines(scene: Scene) -> list[str]:
+    out = []
+    if not scene.over and scene.reply_address:
+        commands = legal_commands(scene.view) if scene.my_turn else []
+        out += ["", "To play, reply to this mail with commands, one per line"
+                + (" (e.g. `take` then `discard 7H`):" if commands else ".")]
+        out += [f"  {line}" for line in commands]
+        out.append("  resign          give up the match")
+        out.append(f"Replies go to {scene.reply_address}; that address works for this turn only.")
+    if scene.link:
+        out += ["", f"Game: {scene.link}  (version {scene.version})"]
+    return out
+
+
+def error_answer(problem: str, applied: list[str], scene: Scene) -> list[str]:
+    lines = []
+    if applied:
+        lines.append("Played: " + "; ".join(applied) + ".")
+    lines.append(f"Not played: {problem}")
+    lines.append("Nothing else changed." if applied else "Nothing changed.")
+    return lines
+
+
+def unknown_address_body(address: str) -> str:
+    return (f"Your mail to {address} was not played: that reply address is not valid (mistyped, "
+            "or for a game that no longer exists). Nothing changed.\n\n"
+            "Reply to the most recent mail about your game instead; each mail carries its own "
+            f"reply address.\n\n{HELP}\n")
+
+
+def digest_body(scenes: list[Scene], unsubscribe: str | None) -> str:
+    out = [f"Your Gin Rummy games today ({len(scenes)}):"]
+    for scene in scenes:
+        out += ["", "=" * 60, f"{tag(scene)} {scene.me} v {scene.them}", body(scene).rstrip()]
+    if unsubscribe:
+        out += ["", "-- ", f"To stop this digest, send a mail to {unsubscribe}."]
+    return "\n".join(out) + "\n"

@@ -1,0 +1,63 @@
+"""A seat's contact settings: email and mail mode, webhook URL and its signing secret."""
+from __future__ import annotations
+
+import re
+from datetime import datetime
+
+from sqlalchemy import select
+
+from ..extensions import db
+from .codes import MAIL_MODES
+from .models import Contact
+from .webhooks import check_url, new_secret
+
+UNSET = object()
+_EMAIL = re.compile(r"^[^@\s<>(),;:\"\[\]\\]+@[A-Za-z0-9.-]+\.[A-Za-z0-9-]{2,}$|^[^@\s<>(),;:\"\[\]\\]+@localhost$")
+
+
+def check_email(text: str) -> str:
+    text = text.strip()
+    if len(text) > 254 or not _EMAIL.match(text):
+        raise ValueError(f"not an email address: {text!r} (write a bare address like ann@example.org)")
+    return text
+
+
+def contact_of(game_id: str, seat: int) -> Contact | None:
+    return db.session.get(Contact, (game_id, seat))
+
+
+def contacts_of(game_id: str) -> dict[int, Contact]:
+    return {c.seat: c for c in db.session.scalars(select(Contact).where(Contact.game_id == game_id))}
+
+
+def set_contact(game_id: str, seat: int, moment: datetime, *, email=UNSET, mail_mode=UNSET,
+                webhook_url=UNSET) -> tuple[Contact, str | None]:
+    """Change what is given (None clears it). Returns the contact and, when a webhook URL was
+    set, its new signing secret: the only time the secret is shown."""
+    contact = contact_of(game_id, seat)
+    if contact is None:
+        contact = Contact(game_id=game_id, seat=seat, mail_mode="turn")
+        db.session.add(contact)
+    secret = None
+    if email is not UNSET:
+        contact.email = check_email(email) if email else None
+    if mail_mode is not UNSET:
+        if mail_mode not in MAIL_MODES:
+            raise ValueError(f"mail_mode must be one of {', '.join(MAIL_MODES)}")
+        if mail_mode == "digest" and contact.mail_mode != "digest":
+            contact.digest_since = moment
+        contact.mail_mode = mail_mode
+    if webhook_url is not UNSET:
+        contact.webhook_url = check_url(webhook_url) if webhook_url else None
+        contact.webhook_secret = secret = new_secret() if webhook_url else None
+    return contact, secret
+
+
+def public(contact: Contact | None, secret: str | None = None) -> dict:
+    """What the seat is shown about its own settings (the secret only right after setting it)."""
+    body = {"email": contact.email if contact else None,
+            "mail_mode": contact.mail_mode if contact else "turn",
+            "webhook_url": contact.webhook_url if contact else None}
+    if secret:
+        body["webhook_secret"] = secret
+    return body

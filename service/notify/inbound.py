@@ -1,0 +1,207 @@
+"""Moves by email: one inbound message in, its commands played through the store, an answer out.
+
+The message reaches us through the SMTP listener (smtpd.py) or an MTA pipe
+(`flask notify inbound < message.eml`). Its recipient is a reply address
+play+<secret>@MAIL_DOMAIN: the secret (stored only hashed) names one seat at one version of one
+game. A reply to an older version, a wrong secret, garbage or an illegal move changes nothing and
+is answered saying why. Each command is played exactly like POST /games/{id}/actions: the store
+locks the game, the engine applies, the store records (and writes the notifications) in one
+transaction.
+"""
+from __future__ import annotations
+
+import email
+import email.policy
+import hashlib
+import html
+import logging
+import re
+from dataclasses import dataclass
+from email.message import EmailMessage
+from email.utils import getaddresses, parseaddr
+
+from sqlalchemy import func, select, update
+
+from .. import deadlines
+from ..errors import Problem
+from ..extensions import db
+from ..rules import IllegalAction
+from ..tokens import hash_secret
+from . import compose, dispatch, message, outbox
+from .commands import CommandError, parse_commands, resolve, strip_reply, subject_text
+from .models import Contact, InboundMail, MailToken
+from .settings import setting
+
+log = logging.getLogger(__name__)
+_LOCAL = re.compile(r"^(play|unsubscribe)\+([A-Za-z0-9_-]{8,64})$")
+
+
+@dataclass
+class Outcome:
+    status: str  # played | failed | stale | unknown-address | unsubscribed | duplicate | ignored
+    detail: str
+    game_id: str | None = None
+
+
+class Stale(Exception):
+    pass
+
+
+def parse(raw: bytes) -> EmailMessage:
+    return email.message_from_bytes(raw, policy=email.policy.default)
+
+
+def our_address(addresses) -> tuple[str, str, str] | None:
+    """The first (full address, kind, secret) at MAIL_DOMAIN among `addresses`."""
+    domain = message.domain().lower()
+    for _, addr in getaddresses([a for a in addresses if a]):
+        local, _, host = addr.rpartition("@")
+        match = _LOCAL.match(local)
+        if host.lower() == domain and match:
+            return addr, match.group(1), match.group(2)
+    return None
+
+
+def text_of(msg: EmailMessage) -> str:
+    part = msg.get_body(preferencelist=("plain", "html"))
+    if part is None:
+        return ""
+    try:
+        text = part.get_content()
+    except (LookupError, ValueError):  # an unknown charset or a broken encoding
+        return ""
+    if part.get_content_subtype() == "html":
+        text = re.sub(r"(?is)<(blockquote|style|script).*?</\1>", "", text)
+        text = html.unescape(re.sub(r"(?s)<br\s*/?>|</p>|</div>", "\n", text))
+        text = re.sub(r"(?s)<[^>]+>", "", text)
+    return text
+
+
+def is_automatic(msg: EmailMessage) -> bool:
+    """Bounces, vacation replies and list mail: never answered, so no mail loop can start."""
+    auto = (msg.get("Auto-Submitted") or "no").strip().lower()
+    precedence = (msg.get("Precedence") or "").strip().lower()
+    sender = parseaddr(msg.get("From") or "")[1].lower()
+    ours = parseaddr(setting("MAIL_FROM"))[1].lower()
+    return (auto != "no" or precedence in ("bulk", "junk", "list", "auto_reply")
+            or bool(msg.get("X-Autoreply") or msg.get("X-Autorespond")) or not sender or sender == ours
+            or sender.startswith(("mailer-daemon@", "postmaster@")))
+
+
+def _once(work):
+    try:
+        result = work()
+        db.session.commit()
+        return result
+    except BaseException:
+        db.session.rollback()
+        raise
+
+
+def receive(raw: bytes, recipients: list[str] | None = None) -> Outcome:
+    """Handle one inbound message (bytes as received). `recipients`: the SMTP envelope's, if known."""
+    msg = parse(raw)
+    message_id = (msg.get("Message-ID") or "").strip() or "sha256:" + hashlib.sha256(raw).hexdigest()
+    moment = deadlines.now()
+    if is_automatic(msg):
+        return Outcome("ignored", "an automatic message (bounce, auto-reply or list mail): not answered")
+    if _once(lambda: db.session.scalar(select(InboundMail.id).where(InboundMail.message_id == message_id[:250]))):
+        return Outcome("duplicate", f"message {message_id} was handled already")
+    sender = parseaddr(msg.get("From") or "")[1]
+    found = our_address((recipients or []) + msg.get_all("Delivered-To", []) + msg.get_all("X-Original-To", [])
+                        + msg.get_all("To", []) + msg.get_all("Cc", []))
+    token = None
+    if found:
+        token = _once(lambda: db.session.get(MailToken, hash_secret(found[2])))
+    if token is None:
+        address = found[0] if found else (recipients or ["(no address of ours)"])[0]
+        _once(lambda: answer_unknown(msg, message_id, sender, address, moment))
+        return Outcome("unknown-address", f"{address} is not a valid reply address")
+    if token.purpose == "unsubscribe":
+        _once(lambda: unsubscribe(token.email, message_id, moment))
+        return Outcome("unsubscribed", f"{token.email} gets no more digests")
+    return play_reply(msg, message_id, sender, token.game_id, token.seat, token.version, moment)
+
+
+def answer_unknown(msg: EmailMessage, message_id: str, sender: str, address: str, moment) -> None:
+    dispatch.record_inbound(message_id, None, "unknown-address", moment)
+    if not sender:
+        return
+    reply_id = message.new_message_id(None, None, "unknown")
+    mail = message.build(to=sender, subject="Re: " + (msg.get("Subject") or "your mail"),
+                         text=compose.unknown_address_body(address), message_id=reply_id, moment=moment,
+                         in_reply_to=message_id if message_id.startswith("<") else None, auto="auto-replied")
+    outbox.enqueue("mail", "unknown", sender, message.serialise(mail), reply_id, moment=moment)
+
+
+def unsubscribe(address: str, message_id: str, moment) -> None:
+    db.session.execute(update(Contact).where(func.lower(Contact.email) == address.lower(),
+                                             Contact.mail_mode == "digest")
+                       .values(mail_mode="off").execution_options(synchronize_session=False))
+    dispatch.record_inbound(message_id, None, "unsubscribed", moment)
+
+
+def commands_of(msg: EmailMessage):
+    text = strip_reply(text_of(msg))
+    if text:
+        return parse_commands(text)
+    subject = subject_text(msg.get("Subject") or "")
+    try:
+        commands = parse_commands(subject) if subject else []
+    except CommandError:
+        commands = []
+    if not commands:
+        raise CommandError("found no commands in your reply: write them at the top of the mail, one per line")
+    return commands
+
+
+def play_reply(msg: EmailMessage, message_id: str, sender: str, game_id: str, seat: int, version: int,
+               moment) -> Outcome:
+    from .. import store
+    since = _once(lambda: dispatch.last_own_seq(game_id, seat))
+    played: list[str] = []
+    try:
+        commands = commands_of(msg)
+        expected = version
+        for index, command in enumerate(commands):
+            last = index == len(commands) - 1
+
+            def one_command():
+                game = store.lock_game(game_id)
+                if game is None:
+                    raise Stale("the game no longer exists")
+                if game.version != expected:
+                    raise Stale(f"this reply answers version {expected} of the game, but it is at version "
+                                f"{game.version} now (a move was made since). Nothing was played; "
+                                "the current state is below: reply to this mail instead")
+                action = resolve(command, store.started_match(game).view(seat))
+                context = dispatch.reply_context.set(dispatch.MailReply(
+                    seat, played + [str(command)], message_id, sender, since) if last else None)
+                try:
+                    store.play(game, seat, action)
+                finally:
+                    dispatch.reply_context.reset(context)
+                return game.version
+            expected = _once(one_command)
+            played.append(str(command))
+    except (CommandError, IllegalAction, Problem, Stale) as exc:
+        detail = getattr(exc, "message", None) or getattr(exc, "detail", None) or str(exc)
+        problem = detail if isinstance(exc, (Stale, CommandError)) else f"{command}: {detail}"
+        _once(lambda: answer_failure(game_id, seat, played, problem, message_id, sender, since, moment))
+        status = "stale" if isinstance(exc, Stale) else "failed"
+        log.info("inbound %s for %s seat %s: %s (%s)", message_id, game_id, seat, status, problem)
+        return Outcome(status, problem, game_id)
+    return Outcome("played", "; ".join(played), game_id)
+
+
+def answer_failure(game_id: str, seat: int, played: list[str], problem: str, message_id: str, sender: str,
+                   since: int, moment) -> None:
+    from ..models import Game
+    from ..store import load_match
+    game = db.session.get(Game, game_id)
+    match = load_match(game) if game else None
+    if match is None:
+        dispatch.record_inbound(message_id, game_id, "failed", moment)
+        return
+    reply = dispatch.MailReply(seat, played, message_id, sender, since, failure=[problem])
+    dispatch.write_answer(game, match, seat, reply, moment)

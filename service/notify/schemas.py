@@ -1,0 +1,63 @@
+"""marshmallow schemas of the notify routes, and the contact fields POST /games and join accept.
+Imports no models (service/schemas.py imports this module)."""
+from __future__ import annotations
+
+import marshmallow as ma
+from marshmallow import fields as f
+from marshmallow import validate as v
+
+from .codes import MAIL_MODES
+
+
+class ContactFields(ma.Schema):
+    """The optional contact fields, also accepted when creating or joining a game."""
+
+    email = f.String(allow_none=True, validate=v.Length(max=254), metadata={
+        "description": "Where turn mails (or the daily digest) go; null clears it", "example": "ann@example.org"})
+    mail_mode = f.String(validate=v.OneOf(MAIL_MODES), metadata={
+        "description": "turn: a mail whenever it is your turn, and when a hand or the match ends; "
+                       "digest: one mail a day (and the match's end); off: no mail", "example": "turn"})
+    webhook_url = f.String(allow_none=True, validate=v.Length(max=2000), metadata={
+        "description": "An http(s) URL to POST signed events to (Standard Webhooks); null clears it"})
+
+
+class ContactSchema(ContactFields):
+    class Meta:
+        unknown = ma.RAISE
+
+
+class ContactOutSchema(ma.Schema):
+    email = f.String(allow_none=True)
+    mail_mode = f.String()
+    webhook_url = f.String(allow_none=True)
+    webhook_secret = f.String(metadata={
+        "description": "whsec_...: only in the answer that set webhook_url; verify webhook-signature with it"})
+
+
+class VacationSchema(ma.Schema):
+    class Meta:
+        unknown = ma.RAISE
+
+    days = f.Integer(required=True, strict=True, validate=v.Range(1, 60), metadata={
+        "description": "Days to pause your clock, from now (or from the end of a vacation under way)",
+        "example": 3})
+
+
+class VacationOutSchema(ma.Schema):
+    days_left = f.Integer(metadata={"description": "Vacation days still available to you in this game"})
+    on_vacation_until = f.String(allow_none=True)
+    deadline = f.String(allow_none=True, metadata={"description": "The deadline of the seat to move"})
+
+
+class WaitQuerySchema(ma.Schema):
+    class Meta:
+        unknown = ma.RAISE
+
+    wait = f.Integer(strict=False, validate=v.Range(0, 60), metadata={
+        "description": "Long-poll: wait up to this many seconds (max 60) for the version to change"})
+    version = f.Integer(validate=v.Range(min=0), metadata={
+        "description": "The version you have (instead of If-None-Match)"})
+
+
+MOVE_TIME_HOURS = f.Integer(load_default=72, allow_none=True, strict=True, validate=v.Range(1, 24 * 60), metadata={
+    "description": "Time per move in hours (default 72, i.e. 3 days); null for no deadlines", "example": 72})

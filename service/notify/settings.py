@@ -1,0 +1,48 @@
+"""Notification settings: app.config first, then the environment, then a default that works on
+a fresh machine (mail to a catcher on 127.0.0.1:1025)."""
+from __future__ import annotations
+
+import os
+
+from flask import current_app
+
+DEFAULTS = {
+    "BASE_URL": "http://127.0.0.1:5000",  # public URL of the API, for links in mails
+    "MAIL_DOMAIN": "gin.localhost",  # reply addresses are play+<secret>@MAIL_DOMAIN
+    "MAIL_FROM": None,  # default: "Gin Rummy <gin@MAIL_DOMAIN>"
+    "SMTP_HOST": "127.0.0.1",
+    "SMTP_PORT": 1025,
+    "SMTP_USER": None,
+    "SMTP_PASSWORD": None,
+    "SMTP_STARTTLS": False,
+    "SMTP_TIMEOUT": 30.0,
+    "WEBHOOK_TIMEOUT": 10.0,
+    # Webhook URLs resolving to loopback/private addresses are refused unless this is on
+    # (a seat must not make the worker call the operator's own internal services).
+    "WEBHOOK_ALLOW_PRIVATE": False,
+    "NOTIFY_RETRY_BASE_SECONDS": 30.0,  # first retry after this, doubling per attempt ...
+    "NOTIFY_RETRY_MAX_SECONDS": 3600.0,  # ... up to this
+    "NOTIFY_MAX_ATTEMPTS": 30,  # then the row is marked dead (about a day of retries)
+    "NOTIFY_LEASE_SECONDS": 300.0,  # a claim outlives any one delivery (SMTP/webhook timeouts)
+    "NOTIFY_BATCH": 20,
+    "DIGEST_HOURS": 24.0,
+}
+_TYPES = {"SMTP_PORT": int, "SMTP_STARTTLS": bool, "SMTP_TIMEOUT": float, "WEBHOOK_TIMEOUT": float,
+          "WEBHOOK_ALLOW_PRIVATE": bool, "NOTIFY_RETRY_BASE_SECONDS": float,
+          "NOTIFY_RETRY_MAX_SECONDS": float, "NOTIFY_MAX_ATTEMPTS": int, "NOTIFY_LEASE_SECONDS": float,
+          "NOTIFY_BATCH": int, "DIGEST_HOURS": float}
+
+
+def setting(name: str):
+    if name in current_app.config:
+        return current_app.config[name]
+    raw = os.environ.get(name)
+    if raw is None:
+        value = DEFAULTS[name]
+        if name == "MAIL_FROM":
+            return f"Gin Rummy <gin@{setting('MAIL_DOMAIN')}>"
+        return value
+    kind = _TYPES.get(name, str)
+    if kind is bool:
+        return raw.strip().lower() in ("1", "true", "yes", "on")
+    return kind(raw)
