@@ -16,6 +16,9 @@ from __future__ import annotations
 
 
 def init_app(app) -> None:
-    """Register the notify CLI and routes on the app (called by create_app)."""
+    """Register the notify routes and CLI on the app (called by create_app, after api.init_app)."""
+    from ..extensions import api
     from .cli import notify_cli
+    from .routes import settings
+    api.register_blueprint(settings)
     app.cli.add_command(notify_cli)

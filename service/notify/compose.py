@@ -25,6 +25,7 @@ class Scene:
     deadline: datetime | None = None  # of the seat to move
     reply_address: str | None = None
     link: str | None = None
+    moved: bool = True  # the seat has made a move in this game already
 
     @property
     def me(self) -> str:
@@ -290,7 +291,7 @@ def body(scene: Scene, kind: str = "update", answer: list[str] | None = None) ->
     out.append(headline(scene))
     happened = [line for line in (describe_event(e, scene) for e in scene.events) if line]
     if happened:
-        out += ["", "Since your last move:"] + [f"  {line}" for line in happened]
+        out += ["", "Since your last move:" if scene.moved else "So far:"] + [f"  {line}" for line in happened]
     ended = [e.get("record") for e in scene.events if e.get("type") in ("hand_end", "hand_void")]
     for record in ended:
         out += [""] + hand_record_lines(record or {}, scene)
@@ -313,7 +314,8 @@ def reply_lines(scene: Scene) -> list[str]:
                 + (" (e.g. `take` then `discard 7H`):" if commands else ".")]
         out += [f"  {line}" for line in commands]
         out.append("  resign          give up the match")
-        out.append(f"Replies go to {scene.reply_address}; that address works for this turn only.")
+        out.append(f"Replies go to {scene.reply_address}; it plays only while the game is at version "
+                   f"{scene.version}.")
     if scene.link:
         out += ["", f"Game: {scene.link}  (version {scene.version})"]
     return out

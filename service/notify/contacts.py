@@ -6,6 +6,7 @@ from datetime import datetime
 
 from sqlalchemy import select
 
+from ..errors import Problem
 from ..extensions import db
 from .codes import MAIL_MODES
 from .models import Contact
@@ -61,3 +62,26 @@ def public(contact: Contact | None, secret: str | None = None) -> dict:
     if secret:
         body["webhook_secret"] = secret
     return body
+
+
+def apply(game, match, seat: int, fields: dict, moment: datetime) -> dict:
+    """Store the contact fields given (a validation-error problem if one is bad) and answer with
+    the seat's settings. A newly given email or webhook hears about the game at once if it is
+    under way, so the seat has a mail to reply to without waiting for the next turn."""
+    from . import dispatch
+    before = contact_of(game.id, seat)
+    old_email = before.email if before else None
+    try:
+        contact, secret = set_contact(game.id, seat, moment, **fields)
+    except ValueError as exc:
+        raise Problem("validation-error", str(exc), errors={"json": {"contact": [str(exc)]}}) from None
+    if match is not None and not match.is_over:
+        dispatch.greet(game, match, seat, contact, moment, mail=bool(contact.email and contact.email != old_email),
+                       webhook=secret is not None)
+    return public(contact, secret)
+
+
+def on_seat_taken(game, match, seat: int, args: dict, moment: datetime) -> dict | None:
+    """At creation or join: the contact fields among `args`, if any were given."""
+    fields = {name: args[name] for name in ("email", "mail_mode", "webhook_url") if name in args}
+    return apply(game, match, seat, fields, moment) if fields else None

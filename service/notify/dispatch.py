@@ -67,6 +67,15 @@ def after_change(game, match, actor: int | None, events: list[dict], moment: dat
             write_webhook(game, match, seat, WEBHOOK_TYPES[reason], moment)
 
 
+def greet(game, match, seat: int, contact, moment: datetime, mail: bool, webhook: bool) -> None:
+    """A seat that just gave an email or webhook hears where the game stands."""
+    reason = "turn" if match.to_move == seat else "start"
+    if mail and contact.mail_mode == "turn":
+        write_mail(game, match, seat, contact.email, reason, moment)
+    if webhook:
+        write_webhook(game, match, seat, WEBHOOK_TYPES[reason], moment)
+
+
 # -- what a seat gets ---------------------------------------------------------------------------
 
 def last_own_seq(game_id: str, seat: int) -> int:
@@ -90,7 +99,7 @@ def scene_for(game, match, seat: int, moment: datetime, *, after: int | None = N
     return compose.Scene(
         game_id=game.id, version=game.version, seat=seat, names=names, view=match.view(seat),
         now=moment, events=seat_events(game, seat, after), deadline=deadlines.deadline_of(game.id),
-        reply_address=reply, link=f"{setting('BASE_URL').rstrip('/')}/games/{game.id}")
+        reply_address=reply, link=f"{setting('BASE_URL').rstrip('/')}/games/{game.id}", moved=after > 0)
 
 
 def new_reply_address(game_id: str, seat: int, version: int, moment: datetime) -> str:

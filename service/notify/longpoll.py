@@ -19,6 +19,21 @@ MAX_WAIT = 60
 POLL_SECONDS = 0.5
 
 
+def unchanged(version: int, query: dict) -> bool:
+    """The client already has this version: named in If-None-Match or in ?version=."""
+    from ..web import not_modified
+    return not_modified(version) or query.get("version") == version
+
+
+def wait(game_id: str, version: int, seconds: float):
+    """End the request's read, wait for a change, read again: (game, seat) as store.read_seat."""
+    from .. import store
+    from ..web import bearer_token
+    db.session.rollback()  # hold no transaction (and no pooled connection) while waiting
+    wait_for_change(game_id, version, seconds)
+    return store.read_seat(game_id, bearer_token())
+
+
 def current_version(game_id: str) -> int | None:
     with db.engine.connect().execution_options(**{READ_ONLY: True}) as connection:
         return connection.execute(select(Game.version).where(Game.id == game_id)).scalar()

@@ -1,0 +1,273 @@
+"""Fixtures for the notification tests: an app with an injected clock, a real SMTP server catching
+mail on a loopback port (it can be stopped and started again for outages), the service's own
+SMTP listener, and a small HTTP server receiving webhooks."""
+from __future__ import annotations
+
+import email
+import email.policy
+import json
+import smtplib
+import threading
+import time
+from datetime import datetime, timedelta, timezone
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+from aiosmtpd.controller import Controller
+
+from tests.conftest import free_port
+
+DOMAIN = "play.test"
+START = datetime(2030, 1, 1, 12, 0, tzinfo=timezone.utc)
+
+
+class FakeClock:
+    """The app's CLOCK: time moves only when a test moves it."""
+
+    def __init__(self):
+        self.now = START
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, **delta) -> None:
+        self.now += timedelta(**delta)
+
+
+class Catcher:
+    """What a mail server received: (envelope recipients, parsed message)."""
+
+    def __init__(self):
+        self.messages: list[tuple[list[str], email.message.EmailMessage]] = []
+        self.lock = threading.Lock()
+
+    async def handle_DATA(self, server, session, envelope):
+        message = email.message_from_bytes(envelope.original_content or envelope.content,
+                                           policy=email.policy.default)
+        with self.lock:
+            self.messages.append((list(envelope.rcpt_tos), message))
+        return "250 OK"
+
+    def to(self, address: str) -> list:
+        with self.lock:
+            return [m for rcpts, m in self.messages if address in rcpts]
+
+    def clear(self) -> None:
+        with self.lock:
+            self.messages.clear()
+
+
+class MailServer:
+    """A real SMTP server (aiosmtpd) on a fixed loopback port, switchable off and on."""
+
+    def __init__(self):
+        self.port = free_port()
+        self.catcher = Catcher()
+        self.controller = None
+
+    def start(self) -> None:
+        self.controller = Controller(self.catcher, hostname="127.0.0.1", port=self.port)
+        self.controller.start()
+
+    def stop(self) -> None:
+        if self.controller is not None:
+            self.controller.stop()
+            self.controller = None
+
+
+@pytest.fixture(scope="session")
+def mail_server():
+    server = MailServer()
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def clock():
+    return FakeClock()
+
+
+@pytest.fixture(scope="session")
+def notify_app(db_config, mail_server, clock):
+    from service import create_app
+    return create_app({
+        "TESTING": True, **db_config, "CLOCK": clock, "RATELIMIT_ENABLED": False,
+        "MAIL_DOMAIN": DOMAIN, "BASE_URL": "http://gin.test", "SMTP_HOST": "127.0.0.1",
+        "SMTP_PORT": mail_server.port, "SMTP_TIMEOUT": 5.0, "WEBHOOK_ALLOW_PRIVATE": True,
+        "WEBHOOK_TIMEOUT": 5.0})
+
+
+@pytest.fixture
+def nclient(notify_app, mail_server, clock):
+    """A test client on an empty database, an empty mail box and the clock at START."""
+    from service.extensions import db
+    with notify_app.app_context():
+        for table in reversed(db.metadata.sorted_tables):
+            db.session.execute(table.delete())
+        db.session.commit()
+    if mail_server.controller is None:
+        mail_server.start()
+    mail_server.catcher.clear()
+    clock.now = START
+    return notify_app.test_client()
+
+
+@pytest.fixture
+def listener(notify_app):
+    """The service's own SMTP listener (moves by email) on a free loopback port."""
+    from service.notify.smtpd import controller
+    port = free_port()
+    server = controller(notify_app, "127.0.0.1", port)
+    server.start()
+    yield port
+    server.stop()
+
+
+class Receiver:
+    """A webhook receiver: records every request; `fail_next` answers with 503 that many times."""
+
+    def __init__(self):
+        self.requests: list[dict] = []
+        self.fail_next = 0
+        self.lock = threading.Lock()
+        receiver = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self):
+                body = self.rfile.read(int(self.headers.get("content-length", 0))).decode("utf-8")
+                with receiver.lock:
+                    failing = receiver.fail_next > 0
+                    receiver.fail_next -= failing
+                    receiver.requests.append({"headers": dict(self.headers), "body": body, "failed": failing})
+                self.send_response(503 if failing else 204)
+                self.end_headers()
+
+            def log_message(self, *args):
+                pass
+
+        self.port = free_port()
+        self.Handler = Handler
+        self.server = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/hook"
+
+    def start(self) -> None:
+        self.server = ThreadingHTTPServer(("127.0.0.1", self.port), self.Handler)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def stop(self) -> None:
+        if self.server is not None:
+            self.server.shutdown()
+            self.server.server_close()
+            self.server = None
+
+    def delivered(self) -> list[dict]:
+        with self.lock:
+            return [r for r in self.requests if not r["failed"]]
+
+
+@pytest.fixture
+def receiver():
+    server = Receiver()
+    server.start()
+    yield server
+    server.stop()
+
+
+# -- helpers ------------------------------------------------------------------------------------
+
+def auth(token: str) -> dict:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def start_game(client, rules=None, move_time_hours=72, contact0=None, contact1=None) -> dict:
+    """A started game with contacts: {"id", "tokens", "created", "joined"}."""
+    body = {"name": "Ann", "rules": rules or {"preset": "standard"}, "move_time_hours": move_time_hours,
+            **(contact0 or {})}
+    created = client.post("/games", json=body)
+    assert created.status_code == 201, created.get_json()
+    created = created.get_json()
+    joined = client.post(f"/games/{created['game_id']}/join",
+                         json={"invite_code": created["invite_code"], "name": "Bob", **(contact1 or {})})
+    assert joined.status_code == 201, joined.get_json()
+    joined = joined.get_json()
+    return {"id": created["game_id"], "tokens": {0: created["token"], 1: joined["token"]},
+            "created": created, "joined": joined}
+
+
+def view(client, game, seat) -> dict:
+    response = client.get(f"/games/{game['id']}", headers=auth(game["tokens"][seat]))
+    assert response.status_code == 200, response.get_json()
+    return response.get_json()
+
+
+def act(client, game, seat, action):
+    return client.post(f"/games/{game['id']}/actions", json=action, headers=auth(game["tokens"][seat]))
+
+
+def deliver(app, workers: int = 1) -> None:
+    """Run worker loops until nothing is due (with `workers` of them at once, in threads)."""
+    from service.notify.worker import Worker
+
+    def run(name):
+        with app.app_context():
+            Worker(name).run(until_idle=True)
+    if workers == 1:
+        run("w0")
+        return
+    threads = [threading.Thread(target=run, args=(f"w{i}",)) for i in range(workers)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+
+
+def outbox_rows(app, **filters) -> list:
+    from service.extensions import db
+    from service.notify.models import OutboxMessage
+    with app.app_context():
+        rows = db.session.query(OutboxMessage).filter_by(**filters).order_by(OutboxMessage.id).all()
+        db.session.expunge_all()
+        return rows
+
+
+def reply(port: int, to: str, body: str, subject: str = "Re: your turn", sender: str = "ann@example.org",
+          message_id: str | None = None, quoted: str | None = None) -> None:
+    """Send a reply the way a mail client would: through SMTP to the service's listener."""
+    from email.message import EmailMessage
+    message = EmailMessage()
+    message["From"] = sender
+    message["To"] = to
+    message["Subject"] = subject
+    message["Message-ID"] = message_id or email.utils.make_msgid(domain="example.org")
+    text = body + ("\n\nOn Mon, 1 Jan 2030, Gin Rummy <gin@play.test> wrote:\n" +
+                   "\n".join("> " + line for line in quoted.splitlines()) if quoted else "")
+    message.set_content(text)
+    with smtplib.SMTP("127.0.0.1", port, timeout=10) as smtp:
+        smtp.send_message(message)
+
+
+def reply_address(message) -> str:
+    return email.utils.parseaddr(message["Reply-To"])[1]
+
+
+def text(message) -> str:
+    return message.get_body(preferencelist=("plain",)).get_content()
+
+
+def wait_for(predicate, timeout: float = 10.0):
+    """Poll a condition that another thread makes true (never asserts on how long it took)."""
+    give_up = time.monotonic() + timeout
+    while time.monotonic() < give_up:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.02)
+    return predicate()
+
+
+def payload(request: dict) -> dict:
+    return json.loads(request["body"])
