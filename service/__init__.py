@@ -13,7 +13,7 @@ def create_app(config_overrides: dict | None = None):
 
     from flask import Flask, request
 
-    from . import config, database
+    from . import config, database, notify
     from .errors import Problem
     from .extensions import api, db, migrate
     from .meta import meta
@@ -37,6 +37,7 @@ def create_app(config_overrides: dict | None = None):
     api.spec.components.security_scheme("bearerAuth", BEARER_SCHEME)
     api.register_blueprint(games)
     api.register_blueprint(meta)
+    notify.init_app(app)  # contact and vacation routes, the `flask notify` commands
     from .limits import init_limits
     init_limits(app)  # RATELIMIT_* settings; see service/limits.py
 

@@ -6,11 +6,13 @@ import json
 from flask import Response, request, url_for
 from flask_smorest import Blueprint
 
-from . import store
+from . import deadlines, store
 from .errors import ENGINE_CODES, Problem
 from .web import (BEARER, ETAG_HEADER, IDEMPOTENCY_KEY, IF_MATCH, IF_NONE_MATCH, bearer_token,
-                   check_if_match, etag_headers, idempotency_key, not_modified, problems)
-from .rules import Rules, action_from_dict
+                   check_if_match, etag_headers, idempotency_key, problems)
+from .notify import contacts, longpoll
+from .notify.schemas import WaitQuerySchema
+from .rules import Rules
 from .schemas import (ActionSchema, CreatedGameSchema, CreateGameSchema, EventsPageSchema,
                       EventsQuerySchema, GameViewSchema, JoinedGameSchema, JoinGameSchema)
 
@@ -19,8 +21,8 @@ games = Blueprint("games", __name__, description="Games, seats, moves and histor
 
 @games.before_request
 def require_json_body():
-    """Every POST carries one JSON document: check size (413), media type (415), syntax (400)."""
-    if request.method != "POST":
+    """Every POST (and PATCH) carries one JSON document: check size (413), media type (415), syntax (400)."""
+    if request.method not in ("POST", "PATCH"):
         return
     if not request.is_json:
         raise Problem("unsupported-media-type",
@@ -46,10 +48,11 @@ def create_game(args):
     """Create a game and take seat 0. The token and the invite code are shown once only."""
     rules = Rules.from_dict(args["rules"])
     with store.transaction():
-        game, token, invite = store.create_game(rules, args["name"])
+        game, token, invite = store.create_game(rules, args["name"], args["move_time_hours"])
+        contact = contacts.on_seat_taken(game, None, 0, args, deadlines.now())
         view = store.view_for(game, 0, None)
     body = {"game_id": game.id, "seat": 0, "token": token, "invite_code": invite,
-            "links": links(game.id), "game": view}
+            "links": links(game.id), "game": view, **({"contact": contact} if contact else {})}
     return body, 201, {"Location": url_for("games.get_game", game_id=game.id), **etag_headers(game.version)}
 
 
@@ -62,21 +65,27 @@ def join_game(args, game_id):
     """Take seat 1 with the invite code; the first hand is dealt. The token is shown once only."""
     with store.transaction():
         game, match, token = store.join_game(game_id, args["invite_code"], args["name"])
+        contact = contacts.on_seat_taken(game, match, 1, args, deadlines.now())
         view = store.view_for(game, 1, match)
-    body = {"game_id": game.id, "seat": 1, "token": token, "links": links(game.id), "game": view}
+    body = {"game_id": game.id, "seat": 1, "token": token, "links": links(game.id), "game": view,
+            **({"contact": contact} if contact else {})}
     return body, 201, etag_headers(game.version)
 
 
 @games.route("/games/<game_id>", methods=["GET"])
 @games.doc(security=BEARER, parameters=[IF_NONE_MATCH])
+@games.arguments(WaitQuerySchema, location="query")
 @games.response(200, GameViewSchema, headers=ETAG_HEADER)
 @games.alt_response(304, description="Not modified: the version named in If-None-Match is current",
                     headers=ETAG_HEADER)
-@problems(games, "invalid-token")
-def get_game(game_id):
-    """The caller's view of the game. Send If-None-Match with the last ETag to poll cheaply."""
+@problems(games, "invalid-token", "validation-error")
+def get_game(query, game_id):
+    """The caller's view of the game. Send If-None-Match with the last ETag to poll cheaply; add
+    ?wait=N (up to 60) to have the answer wait until the game changes (long-poll)."""
     game, seat = store.read_seat(game_id, bearer_token())
-    if not_modified(game.version):
+    if query.get("wait") and longpoll.unchanged(game.version, query):
+        game, seat = longpoll.wait(game_id, game.version, query["wait"])
+    if longpoll.unchanged(game.version, query):
         return Response(status=304, headers=etag_headers(game.version))
     view = store.view_for(game, seat, store.load_match(game))
     return view, 200, etag_headers(game.version)
@@ -101,9 +110,7 @@ def post_action(game_id):
         if (earlier := store.earlier_answer(game, seat, key, body)) is not None:
             return earlier.response, earlier.status, etag_headers(earlier.version)
         check_if_match(game.version)
-        match = store.started_match(game)
-        events = match.apply(seat, action_from_dict(body))
-        store.record_action(game, match, seat, body, events)
+        match = store.play(game, seat, body)
         view = store.view_for(game, seat, match)
         store.remember_answer(game, seat, key, body, 200, view)
     return view, 200, etag_headers(game.version)

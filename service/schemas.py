@@ -5,8 +5,11 @@ import marshmallow as ma
 from marshmallow import fields as f
 from marshmallow import validate as v
 
+from .notify.schemas import MOVE_TIME_HOURS, ContactFields, ContactOutSchema
+
 CARD = {"description": "A card: rank (A 2-9 T J Q K) then suit (C D H S)", "example": "7H"}
-ACTION_TYPES = ("take_upcard", "pass", "draw", "discard", "knock", "big_gin", "resign")
+ACTION_TYPES = ("take_upcard", "pass", "draw", "discard", "knock", "big_gin", "resign",
+                "claim_timeout")  # claim_timeout: the waiting seat, once the opponent's deadline passed
 
 
 def _doc(description: str, **more) -> dict:
@@ -45,14 +48,15 @@ class NameField(f.String):
         return super()._deserialize(value, attr, data, **kwargs).strip()
 
 
-class CreateGameSchema(StrictSchema):
+class CreateGameSchema(StrictSchema, ContactFields):
     name = NameField()
     rules = f.Dict(load_default=dict, **_doc(
         "A preset from RULES.md plus option overrides; unknown options are refused (invalid-option)",
         example={"preset": "standard", "knock_limit": 10}))
+    move_time_hours = MOVE_TIME_HOURS
 
 
-class JoinGameSchema(StrictSchema):
+class JoinGameSchema(StrictSchema, ContactFields):
     invite_code = f.String(required=True, validate=v.Length(1, 100),
                            **_doc("The invite code the creator received", example="q3Jw..."))
     name = NameField()
@@ -156,6 +160,7 @@ class CreatedGameSchema(ma.Schema):
     invite_code = f.String(**_doc("Give this to the opponent; it works once"))
     links = f.Nested(LinksSchema)
     game = f.Nested(GameViewSchema)
+    contact = f.Nested(ContactOutSchema, **_doc("Only when contact fields were given"))
 
 
 class JoinedGameSchema(ma.Schema):
@@ -164,6 +169,7 @@ class JoinedGameSchema(ma.Schema):
     token = f.String(**_doc("The joiner's bearer token. Shown once: keep it"))
     links = f.Nested(LinksSchema)
     game = f.Nested(GameViewSchema)
+    contact = f.Nested(ContactOutSchema, **_doc("Only when contact fields were given"))
 
 
 class EventSchema(ma.Schema):

@@ -16,12 +16,13 @@ from contextlib import contextmanager
 
 from sqlalchemy import func, select, update
 
-from . import deals
+from . import deadlines, deals
 from .database import begin_read_only
 from .errors import Problem, invalid_token
 from .extensions import db
 from .models import Deal, Event, Game, IdempotencyRecord, Seat, utcnow
-from .rules import Match, Rules, redact_event
+from .notify.dispatch import after_change
+from .rules import Match, Rules, action_from_dict, redact_event
 from .tokens import hash_secret, new_game_id, new_invite_code, new_token
 
 WAITING, ACTIVE, FINISHED = "waiting_for_opponent", "active", "finished"
@@ -75,7 +76,8 @@ def started_match(game: Game) -> Match:
 
 # -- creating and joining ----------------------------------------------------------------
 
-def create_game(rules: Rules, name: str) -> tuple[Game, str, str]:
+def create_game(rules: Rules, name: str, move_time_hours: int | None = deadlines.DEFAULT_MOVE_TIME_HOURS
+                ) -> tuple[Game, str, str]:
     """A new game with the creator in seat 0; returns it, the creator's token and the invite code."""
     token, invite = new_token(), new_invite_code()
     game = Game(id=new_game_id(), status=WAITING, rules=rules.to_dict(), state=None)
@@ -83,6 +85,7 @@ def create_game(rules: Rules, name: str) -> tuple[Game, str, str]:
                   Seat(seat=1, invite_hash=hash_secret(invite))]
     db.session.add(game)
     db.session.flush()
+    deadlines.start_clock(game.id, move_time_hours)
     return game, token, invite
 
 
@@ -97,8 +100,9 @@ def join_game(game_id: str, invite_code: str, name: str) -> tuple[Game, Match, s
     token = new_token()
     seat.name, seat.token_hash, seat.joined_at = name, hash_secret(token), utcnow()
     match = Match.new(Rules.from_dict(game.rules), first_dealer=secrets.randbelow(2))
-    _append_events(game, _deal(game, match))
+    recorded = _append_events(game, _deal(game, match))
     _save(game, match)
+    after_change(game, match, None, recorded)  # the first turn's clock and mails
     return game, match, token
 
 
@@ -118,7 +122,26 @@ def record_action(game: Game, match: Match, seat: int, action: dict, events: lis
     if match.needs_deal:
         recorded += _append_events(game, _deal(game, match))
     _save(game, match)
+    after_change(game, match, seat, recorded)  # the move clock, and the outbox's mails and webhooks
     return recorded
+
+
+def lock_game(game_id: str) -> Game | None:
+    """The game, locked until the transaction ends (for callers that know the seat already,
+    like a move by email)."""
+    return db.session.execute(select(Game).where(Game.id == game_id).with_for_update()).scalar()
+
+
+def play(game: Game, seat: int, body) -> Match:
+    """Apply one action (the engine's JSON form, or claim_timeout) for `seat` on the locked game,
+    and record it. The one path for every move: HTTP and email alike."""
+    match = started_match(game)
+    if isinstance(body, dict) and body.get("type") == "claim_timeout" and len(body) == 1:
+        events = deadlines.claim_timeout(game.id, match, seat, deadlines.now())
+    else:
+        events = match.apply(seat, action_from_dict(body))
+    record_action(game, match, seat, body, events)
+    return match
 
 
 def _deal(game: Game, match: Match) -> list[dict]:
@@ -190,7 +213,7 @@ def view_for(game: Game, seat: int, match: Match | None) -> dict:
         "version": game.version,
         "status": game.status,
         "players": [{"seat": s.seat, "name": s.name} for s in game.seats],
-        "deadline": None,
+        "deadline": _iso(deadlines.deadline_of(game.id)),
         "deal_commitment": current.commitment if current else None,
         "revealed_deals": [{"hand": d.hand, "deck": d.deck, "salt": d.salt, "commitment": d.commitment}
                            for d in game_deals if d.revealed],
@@ -210,3 +233,7 @@ def events_page(game: Game, seat: int, after: int, limit: int) -> dict:
                    for row in page],
         "next_after": page[-1].seq if len(rows) > limit else None,
     }
+
+
+def _iso(moment) -> str | None:
+    return moment.isoformat() if moment else None
