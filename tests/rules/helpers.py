@@ -201,3 +201,22 @@ def card_strings(value) -> set[str]:
         for item in value:
             found |= card_strings(item)
     return found
+
+
+def brute_defender_points(knocker_melds, defender) -> int:
+    """The defender's lowest count over every legal set of layoffs (exhaustive)."""
+    defender = list(defender)
+    spots = set()
+    for meld in knocker_melds:
+        meld = list(meld)
+        if is_set(meld) and len(meld) == 3:
+            spots |= {c for c in defender if c.rank == meld[0].rank}
+        elif is_run(meld):
+            spots |= {c for c in defender if c.suit == meld[0].suit}
+    spots = sorted(spots)
+    best = brute_min_deadwood(defender)
+    for size in range(1, len(spots) + 1):
+        for layoffs in combinations(spots, size):
+            if layoffs_fit(knocker_melds, layoffs):
+                best = min(best, brute_min_deadwood([c for c in defender if c not in layoffs]))
+    return best

@@ -1,10 +1,13 @@
 """RULES.md 'After a knock' and 'Scoring a hand': layouts, layoffs and every scoring row."""
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from service.rules import (Discard, Draw, IllegalAction, Knock, Meld, Pass, Rules, action_from_dict,
-                           best_arrangement, parse_cards, settle_knock)
+                           best_arrangement, full_deck, parse_cards, settle_knock)
 
-from .helpers import cards, dealt, hand_of, layoffs_fit, texts
+from .helpers import (brute_defender_points, brute_min_deadwood, cards, dealt, is_meld, layoffs_fit,
+                      texts)
 
 LOSER = "KH QS JD TC 8H 6S 4H 2D KS QH"   # no meld, nothing to lay off on the hands below: 80
 
@@ -233,3 +236,31 @@ def test_engine_arrangement_is_lowest_when_none_named():
     record = match.apply(1, Knock(parse_cards("8C")[0]))[1]["record"]
     assert record["knocker_points"] == best_arrangement(cards(KNOCKER)).deadwood_points == 7
     assert record["defender_layoffs"] == []   # 3S has no set to go to, 6H is not held here
+
+
+# -- random knocks against an exhaustive defender ----------------------------------------------
+
+DENSE = [c for c in full_deck() if 3 <= c.rank <= 9]   # 28 cards: many layoffs and chains
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from([DENSE, full_deck()]).flatmap(
+    lambda pool: st.lists(st.sampled_from(pool), min_size=20, max_size=20, unique=True)))
+def test_random_knocks_settle_to_the_exhaustive_optimum(twenty):
+    knocker, defender = twenty[:10], twenty[10:]
+    result = settle_knock(knocker, None, defender)
+    assert result.knocker_points == brute_min_deadwood(knocker)
+    assert all(is_meld(list(m)) for m in result.knocker_melds)
+    if result.knocker_points == 0:
+        assert result.defender_layoffs == () and result.result == "gin"
+        assert result.defender_points == brute_min_deadwood(defender)
+    else:
+        assert result.defender_points == brute_defender_points(result.knocker_melds, defender)
+        assert layoffs_fit(result.knocker_melds, result.defender_layoffs)
+    kept = [c for c in defender if c not in result.defender_layoffs]
+    assert sorted([c for m in result.defender_melds for c in m] + list(result.defender_deadwood)) == sorted(kept)
+    assert result.defender_points == sum(c.points for c in result.defender_deadwood)
+    k, d = result.knocker_points, result.defender_points
+    expected = ("gin", "knocker", 25 + d) if k == 0 else ("undercut", "defender", k - d + 25) if d <= k \
+        else ("knock", "knocker", d - k)
+    assert (result.result, result.winner, result.points) == expected

@@ -1,7 +1,7 @@
 """One test per rule of RULES.md's 'The deal' and 'A turn', on scripted deck orders."""
 import pytest
 
-from service.rules import (BigGin, Discard, Draw, IllegalAction, Knock, Match, Pass, TakeUpcard,
+from service.rules import (BigGin, Discard, Draw, IllegalAction, Knock, Pass, TakeUpcard,
                            full_deck, parse_cards)
 
 from .helpers import build_deck, cards, dealt, hand_of, new_match, texts
