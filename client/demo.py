@@ -82,20 +82,22 @@ def wait_until_up(url: str, server: subprocess.Popen, timeout: float = 30.0) -> 
         if server.poll() is not None:
             raise RuntimeError(f"gunicorn exited with status {server.returncode}")
         try:
-            if requests.get(url + "/health", timeout=2).status_code == 200:
+            if requests.get(url + "/health", timeout=10).status_code == 200:
                 return
-        except requests.ConnectionError:
+        except requests.RequestException:  # not listening yet, or a worker still booting
             pass
         time.sleep(0.1)
     raise RuntimeError(f"the service did not answer at {url} within {timeout:g} s")
 
 
-def play_demo(url: str, rules: dict, names=("North", "South"), knock_at=None) -> dict:
+def play_demo(url: str, rules: dict, names=("North", "South"), knock_at=None, poll_delay: float = 0.05) -> dict:
     """Create a game, join it, let two bots play it out; returns seat 0's final view."""
-    created = gin.Api(url).create_game({"name": names[0], "rules": rules, "move_time_hours": None})
+    created = gin.Api(url).create_game({"name": names[0], "rules": rules})
     joined = gin.Api(url).join_game(created["game_id"], {"invite_code": created["invite_code"], "name": names[1]})
     game_id = created["game_id"]
-    bot.play_all(url, [(game_id, created["token"]), (game_id, joined["token"])], knock_at=knock_at)
+    # Both bots on one machine: poll briskly (the server is on loopback and the match is short).
+    bot.play_all(url, [(game_id, created["token"]), (game_id, joined["token"])], knock_at=knock_at,
+                 poll_delay=poll_delay, max_delay=max(poll_delay, 0.2))
     view, _ = gin.Api(url, created["token"]).view(game_id)
     return view
 

@@ -268,13 +268,13 @@ def _idempotency(key: str | None = None) -> dict:
 
 
 def wait_for_change(api: Api, game_id: str, etag: str | None, wait: int = 30, max_delay: float = 30.0,
-                    sleep=time.sleep, clock=time.monotonic, deadline: float | None = None):
+                    sleep=time.sleep, clock=time.monotonic, deadline: float | None = None, min_delay: float = 1.0):
     """Poll until the view differs from `etag`; returns (view, etag), or (None, etag) at `deadline`.
 
     Conditional GETs (If-None-Match) cost the server almost nothing; `?wait=` lets a server that
     supports long-polling hold the request open. When the server answers 304 quickly (it ignores
-    `wait`), back off 1, 2, 4 ... `max_delay` seconds between polls."""
-    delay = 1.0
+    `wait`), back off `min_delay` (1), 2, 4 ... `max_delay` seconds between polls."""
+    delay = min_delay
     while True:
         started = clock()
         remaining = None if deadline is None else deadline - started
@@ -698,7 +698,9 @@ def cmd_new(args, store: Store) -> int:
     for option in args.option or []:
         key, value = _parse_option(option)
         rules[key] = value
-    body: dict = {"name": args.name, "rules": rules, "move_time_hours": args.move_hours}
+    body: dict = {"name": args.name, "rules": rules}
+    if args.move_hours is not None:
+        body["move_time_hours"] = args.move_hours
     if args.email:
         body["email"] = args.email
     server = _server_for(args)
@@ -798,16 +800,21 @@ def cmd_show(args, store: Store) -> int:
 def _act(args, store: Store, action: dict) -> int:
     game_id, entry = store.find(args.game)
     api = _api_for(args, entry)
-    version = entry.get("version")
-    if version is None:  # never looked at this game: act against what is there now
-        view, _ = api.view(game_id)
-        version = view.get("version")
+    version = current_version(api, game_id, entry)
     view = api.act(game_id, action, version=version, key=uuid.uuid4().hex)
     _remember(args, store, game_id, view)
     if not args.json:
         print(f"Done: {describe_action(action, args.style)}.")
     _show(args, game_id, entry, view)
     return EXIT_OK
+
+
+def current_version(api: Api, game_id: str, entry: dict):
+    """The version a move is made against: the game as it is now (a conditional GET, so usually a
+    bodiless 304). If-Match with it makes the move fail rather than land on a game changed since."""
+    known = entry.get("version")
+    view, _ = api.view(game_id, etag=etag_of(known) if known is not None else None)
+    return known if view is None else view.get("version")
 
 
 def cmd_take(args, store):
@@ -1040,7 +1047,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"gin: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except ServiceError as exc:
-        hint = " (the game moved on since you last looked: run `gin show`)" if exc.code == "version-mismatch" else ""
+        hint = " (the game changed while you moved: run `gin show`)" if exc.code == "version-mismatch" else ""
         print(f"gin: {exc.detail} [{exc.code}]{hint}", file=sys.stderr)
         return exc.exit_status
     except NetworkError as exc:

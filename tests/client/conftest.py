@@ -20,14 +20,17 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.fixture(scope="session")
 def gin_server(tmp_path_factory):
-    """Base URL of a running service; its own, so these tests can also restart one (see restartable_server)."""
+    """Base URL of a running service. Started here with the demo's own code (which waits for the
+    workers to boot) rather than tests/conftest.py's live_server, whose 1 s health check can time out
+    while a worker is still importing the app on a busy machine."""
     folder = tmp_path_factory.mktemp("gin-server")
     database_url = f"sqlite:///{folder / 'gin.sqlite3'}"
     demo.migrate(database_url)
     port = demo.free_port()
-    server = demo.start_gunicorn(database_url, port, log_file=open(folder / "gunicorn.log", "w"))
-    yield f"http://127.0.0.1:{port}"
-    demo.stop(server)
+    with open(folder / "gunicorn.log", "w") as log:
+        server = demo.start_gunicorn(database_url, port, log_file=log)
+        yield f"http://127.0.0.1:{port}"
+        demo.stop(server)
 
 
 @pytest.fixture(scope="session")
@@ -45,6 +48,7 @@ class Player:
     def __init__(self, script: Path, home: Path, server: str):
         self.script, self.home, self.server = script, home, server
         self.config = home / "cfg" / "gin-rummy" / "games.json"
+        home.mkdir(parents=True, exist_ok=True)
 
     def env(self) -> dict:
         env = {k: v for k, v in os.environ.items() if not k.startswith("GIN_")}

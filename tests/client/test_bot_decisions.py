@@ -51,16 +51,17 @@ def test_never_discards_a_meld_card_or_the_card_just_taken():
     assert action["type"] == "discard" and action["card"] not in ("KS", "7C", "8C", "9C", "QD", "QH", "QS")
 
 
-def test_knocks_when_the_deadwood_is_low():
-    hand = ["7C", "8C", "9C", "QD", "QH", "QS", "JC", "JD", "JS", "3S", "KH"]
-    assert bot.choose_action(discard_phase(hand, stock=15)) == {"type": "knock", "discard": "KH"}  # leaves 3
-    assert bot.choose_action(discard_phase(hand, stock=15), knock_at=2) == {"type": "discard", "card": "KH"}
-
-
-def test_waits_for_a_better_hand_mid_way_but_knocks_early():
+def test_knocks_early_in_the_hand_and_before_the_stock_runs_out():
     hand = ["7C", "8C", "9C", "QD", "QH", "QS", "2S", "3S", "4D", "KH", "AH"]  # KH out leaves 10
-    assert bot.choose_action(discard_phase(hand, stock=15))["type"] == "discard"
-    assert bot.choose_action(discard_phase(hand, stock=28)) == {"type": "knock", "discard": "KH"}
+    assert bot.choose_action(discard_phase(hand, stock=29)) == {"type": "knock", "discard": "KH"}
+    assert bot.choose_action(discard_phase(hand, stock=2)) == {"type": "knock", "discard": "KH"}
+    assert bot.choose_action(discard_phase(hand, stock=15)) == {"type": "discard", "card": "KH"}
+
+
+def test_knock_at_sets_how_low_the_deadwood_must_be():
+    hand = ["7C", "8C", "9C", "QD", "QH", "QS", "JC", "JD", "JS", "3S", "KH"]  # KH out leaves 3
+    assert bot.choose_action(discard_phase(hand, stock=15), knock_at=3) == {"type": "knock", "discard": "KH"}
+    assert bot.choose_action(discard_phase(hand, stock=29), knock_at=2) == {"type": "discard", "card": "KH"}
 
 
 def test_goes_gin_with_the_card_that_leaves_nothing():

@@ -16,7 +16,7 @@ from tests.client.conftest import DroppingProxy
 
 
 def new_game(url: str, rules: dict | None = None) -> tuple[str, str, str]:
-    created = gin.Api(url).create_game({"name": "A", "rules": rules or {"preset": "standard"}, "move_time_hours": None})
+    created = gin.Api(url).create_game({"name": "A", "rules": rules or {"preset": "standard"}})
     joined = gin.Api(url).join_game(created["game_id"], {"invite_code": created["invite_code"], "name": "B"})
     return created["game_id"], created["token"], joined["token"]
 
@@ -31,21 +31,21 @@ def check_finished(view: dict, target: int) -> None:
 
 
 def test_two_bot_processes_play_a_match_to_its_result(gin_server, copied_client):
-    game_id, token_a, token_b = new_game(gin_server, {"preset": "standard", "target": 60})
+    game_id, token_a, token_b = new_game(gin_server, {"preset": "standard", "target": 30})
     done = subprocess.run([sys.executable, str(copied_client / "bot.py"), "--server", gin_server,
-                           f"{game_id}:{token_a}", f"{game_id}:{token_b}"],
+                           "--poll-delay", "0.02", "--max-poll-delay", "0.1", f"{game_id}:{token_a}", f"{game_id}:{token_b}"],
                           capture_output=True, text=True, timeout=120, cwd=copied_client)
     assert done.returncode == 0, done.stderr[-2000:]
     assert sorted(line.split(":")[1].split(",")[0].strip() for line in done.stdout.splitlines()) == ["lost", "won"]
     decisions = [line for line in done.stderr.splitlines() if "action=" in line]
     assert decisions and all(f"game={game_id[:8]}" in line and "deadwood=" in line for line in decisions)
     view, _ = gin.Api(gin_server, token_a).view(game_id)
-    check_finished(view, 60)
+    check_finished(view, 30)
 
 
 def test_the_demo_match_and_its_score_sheet(gin_server):
-    view = demo.play_demo(gin_server, {"preset": "standard"})
-    check_finished(view, 100)
+    view = demo.play_demo(gin_server, {"preset": "standard", "target": 30}, poll_delay=0.02)
+    check_finished(view, 30)
     sheet = gin.score_sheet(view)
     assert sheet.count("\n") >= view["hand_number"] + 2
     assert f"wins the match by {view['result']['margin']}" in sheet
@@ -58,11 +58,12 @@ def test_bot_survives_a_server_restart(tmp_path, caplog):
     url = f"http://127.0.0.1:{port}"
     server = demo.start_gunicorn(database_url, port)
     try:
-        game_id, token_a, token_b = new_game(url, {"preset": "standard", "target": 40})
+        game_id, token_a, token_b = new_game(url, {"preset": "standard", "target": 30})
         caplog.set_level(logging.INFO, logger="gin.bot")
         results: dict = {}
         player = threading.Thread(target=lambda: results.update(
-            bot.play_all(url, [(game_id, token_a), (game_id, token_b)], wait=5)), daemon=True)
+            bot.play_all(url, [(game_id, token_a), (game_id, token_b)], wait=5,
+                                  poll_delay=0.02, max_delay=0.5)), daemon=True)
         player.start()
         watcher = gin.Api(url, token_a)
         while (watcher.view(game_id)[0] or {}).get("version", 0) < 8:
@@ -74,8 +75,6 @@ def test_bot_survives_a_server_restart(tmp_path, caplog):
         assert not player.is_alive(), "the bots did not finish after the restart"
     finally:
         demo.stop(server)
-        if 'player' in dir():
-            pass
     assert any("retrying" in record.getMessage() for record in caplog.records)
     assert len(results) == 2 and all(v["status"] == "finished" for v in results.values())
 
