@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import Card
+from .cards import Card, parse_cards
 from .errors import IllegalAction
 from .melds import Meld
 
@@ -92,7 +92,11 @@ def _melds(raw: Any) -> tuple[Meld, ...]:
     melds = []
     for group in raw:
         try:
-            melds.append(Meld(group))
+            cards = parse_cards(group)
+        except ValueError as exc:  # not a card at all: malformed, not against the rules
+            raise IllegalAction("invalid-action", f"melds: {exc}") from None
+        try:
+            melds.append(Meld(cards))
         except ValueError as exc:
             raise IllegalAction("invalid-meld", str(exc)) from None
     return tuple(melds)
