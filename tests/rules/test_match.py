@@ -263,3 +263,54 @@ def test_resign_any_time_by_either_seat_and_the_opponent_wins(when):
             assert match.legal_actions(who) == []
     with pytest.raises((IllegalAction, ValueError)):
         match.deal(full_deck())
+
+
+# -- who wins ----------------------------------------------------------------------------------
+
+KNOCKER_3 = "AC 2C 3C 5D 6D 7D 9H 9S 9D 3H"        # knocks with 3 (3H)
+DEFENDER_19 = "JC QC KC 5H 6H 7H 8H TS 7S 2S"      # 19 (TS 7S 2S), nothing to lay off: 16 a hand
+
+
+def deal_for(match, hand_index, seat_a_hand, seat_b_hand, first_dealer=0):
+    """Deal so that seat 0 holds `seat_a_hand` and seat 1 `seat_b_hand` (dealer alternates)."""
+    dealer = (first_dealer + hand_index) % 2
+    hands = {0: seat_a_hand, 1: seat_b_hand}
+    match.deal(build_deck(hands[1 - dealer], hands[dealer], "2H", stock="3D 4S"))
+    return dealer
+
+
+def first_chance_knock(match, knocker):
+    """Both pass; the knocker knocks at its first draw with the card drawn (the other, if it draws
+    first, throws its draw back)."""
+    non_dealer = match.to_move
+    match.apply(non_dealer, Pass())
+    match.apply(1 - non_dealer, Pass())
+    match.apply(non_dealer, Draw("stock"))
+    if knocker == non_dealer:
+        return match.apply(non_dealer, Knock(cards("3D")[0]))
+    match.apply(non_dealer, Discard(cards("3D")[0]))
+    match.apply(knocker, Draw("stock"))
+    return match.apply(knocker, Knock(cards("4S")[0]))
+
+
+def test_the_player_who_reaches_the_target_wins_even_with_the_lower_final_total():
+    # RULES.md: "Hands are played until a player's total reaches the target (100) or more; that
+    # player wins." (004: "The first player scoring 100 points wins the game".) Seat 1 wins six
+    # knocks of 16 (96, short of 100); seat 0 then goes gin for 105 and reaches the target.
+    # Final totals: seat 0: 105 + 100 game + 1 box = 230; seat 1: 96 + 6 boxes = 246.
+    match = new_match(first_dealer=0)
+    for index in range(6):
+        deal_for(match, index, DEFENDER_19, KNOCKER_3)
+        events = first_chance_knock(match, 1)
+        record = [e for e in events if e["type"] == "hand_end"][0]["record"]
+        assert (record["result"], record["winner"], record["points"]) == ("knock", 1, 16)
+    assert not match.is_over
+    deal_for(match, 6, GIN_A, LOSER)
+    events = first_chance_knock(match, 0)
+    record = [e for e in events if e["type"] == "hand_end"][0]["record"]
+    assert (record["result"], record["winner"], record["points"]) == ("gin", 0, 25 + 80)
+    assert match.is_over
+    result = final(events)
+    assert result["games"][0]["final"]["totals"] == [230, 246]
+    assert result["totals"] == [230, 246]
+    assert match.winner == 0 and result["winner"] == 0

@@ -129,7 +129,12 @@ def check_match(match, records, dealers):
     assert result["totals"] == [sum(t[seat] for _, _, t in finals) for seat in (0, 1)]
     net = sum((t[0] - t[1]) for _, _, t in finals)
     assert result["margin"] == abs(net)
-    assert result["winner"] == (0 if net > 0 else 1 if net < 0 else None)
+    if rules["scoring"] == "single":
+        # RULES.md: the player whose total reaches the target wins.
+        assert result["winner"] == finals[0][0]
+    else:
+        # Hollywood: the three games' totals are added together (000's text).
+        assert result["winner"] == (0 if net > 0 else 1 if net < 0 else None)
     assert match.winner == result["winner"]
     # Dealers: a void hand keeps the dealer; otherwise next_dealer decides.
     for (record, this_dealer), next_dealer in zip(zip(records, dealers), dealers[1:]):
