@@ -15,6 +15,9 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PG_SKIP = ("PostgreSQL tests skipped: set TEST_DATABASE_URL "
            "(e.g. postgresql+psycopg://postgres@127.0.0.1:5432/test) to run them")
+# Rate limits off in tests (apps and the gunicorn they start inherit this), except in
+# tests/hardening/test_rate_limits.py, which turns them on in its own apps.
+os.environ.setdefault("RATELIMIT_ENABLED", "false")
 
 
 def migrate(config: dict) -> None:
@@ -85,31 +88,40 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def start_gunicorn(database_url: str, workers: int = 2, port: int | None = None, log_path=None):
-    """Migrate the database with the real CLI, then serve it with gunicorn (sync workers) on a free
-    loopback port. Returns (process, base_url) once /health answers."""
+def launch_gunicorn(app_spec: str, env: dict, ready, workers: int = 2, log_path=None, cwd=ROOT):
+    """Run `gunicorn app_spec` (sync workers) on a free loopback port; return (process, base_url)
+    once ready(base_url) is true."""
+    import requests
+    port = free_port()
+    log = open(log_path, "ab") if log_path else subprocess.DEVNULL
+    process = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "--workers", str(workers), "--worker-class", "sync",
+         "--bind", f"127.0.0.1:{port}", app_spec],
+        cwd=cwd, env={**os.environ, **env}, stdout=log, stderr=log)
+    base_url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"gunicorn exited with {process.returncode}")
+        try:
+            if ready(base_url):
+                return process, base_url
+        except requests.RequestException:  # not listening yet, or a worker still booting
+            pass
+        time.sleep(0.05)
+    stop_gunicorn(process)
+    raise RuntimeError("gunicorn did not answer within 30 s")
+
+
+def start_gunicorn(database_url: str, workers: int = 2, log_path=None):
+    """Migrate the database with the real CLI, then serve the service on it with gunicorn."""
     import requests
     env = {**os.environ, "DATABASE_URL": database_url}
     subprocess.run([sys.executable, "-m", "flask", "--app", "service", "db", "upgrade"],
                    cwd=ROOT, env=env, check=True, capture_output=True)
-    port = port or free_port()
-    log = open(log_path, "ab") if log_path else subprocess.DEVNULL
-    process = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "--workers", str(workers), "--worker-class", "sync",
-         "--bind", f"127.0.0.1:{port}", "service:create_app()"],
-        cwd=ROOT, env=env, stdout=log, stderr=log)
-    base_url = f"http://127.0.0.1:{port}"
-    for _ in range(200):
-        if process.poll() is not None:
-            raise RuntimeError(f"gunicorn exited with {process.returncode}")
-        try:
-            if requests.get(base_url + "/health", timeout=1).status_code == 200:
-                return process, base_url
-        except requests.ConnectionError:
-            pass
-        time.sleep(0.05)
-    process.terminate()
-    raise RuntimeError("gunicorn did not answer /health within 10 s")
+    return launch_gunicorn("service:create_app()", {"DATABASE_URL": database_url},
+                           lambda url: requests.get(url + "/health", timeout=5).status_code == 200,
+                           workers=workers, log_path=log_path)
 
 
 def stop_gunicorn(process) -> None:

@@ -1,0 +1,39 @@
+# The two commands: `make run` serves the API on SQLite, `make test` runs every test.
+# Each sets itself up on a fresh machine: a .venv, the package with its test extra, the migrations.
+
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+FLASK  := $(PY) -m flask --app service
+PORT   ?= 8000
+WORKERS ?= 2
+
+.PHONY: run test install migrate openapi bench clean
+
+# Reinstall when pyproject.toml changes; the stamp file keeps repeated runs fast.
+$(VENV)/.installed: pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $@
+
+install: $(VENV)/.installed
+
+migrate: install
+	$(FLASK) db upgrade
+
+run: migrate
+	$(PY) -m gunicorn --workers $(WORKERS) --worker-class sync --bind 127.0.0.1:$(PORT) "service:create_app()"
+
+test: install
+	$(PY) -m pytest
+
+# Regenerate openapi.yaml from the code's schemas (tests/api/test_openapi.py fails when it drifts).
+openapi: install
+	$(FLASK) openapi write --format yaml openapi.yaml
+
+bench: install
+	$(PY) bench/bench_api.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis

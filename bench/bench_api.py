@@ -1,0 +1,115 @@
+"""Actions per second through gunicorn on SQLite, against the floor of a bare Flask endpoint
+doing one locked read and one write on the same database file.
+
+    .venv/bin/python bench/bench_api.py [--clients 4] [--seconds 10] [--workers 2]
+
+Several client processes play real games (create, join, then each move: GET the mover's view,
+POST the move it chooses) for a fixed time; then the same number of processes hammer the floor
+app for the same time. Prints both figures, their ratio and the command.
+"""
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import os
+import shlex
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import requests
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.api.helpers import choose  # noqa: E402  (the tests' simple legal-move policy)
+from tests.conftest import launch_gunicorn, start_gunicorn, stop_gunicorn  # noqa: E402
+
+
+def play_games(base_url: str, seconds: float, result) -> None:
+    """Play whole games back to back until time is up; count moves and requests."""
+    session, moves, requests_made = requests.Session(), 0, 0
+    started = time.perf_counter()
+    deadline = started + seconds
+    while time.perf_counter() < deadline:
+        created = session.post(f"{base_url}/games", json={"name": "Ann"}).json()
+        joined = session.post(f"{base_url}/games/{created['game_id']}/join",
+                              json={"invite_code": created["invite_code"], "name": "Bob"}).json()
+        requests_made += 2
+        tokens = {0: created["token"], 1: joined["token"]}
+        view = joined["game"]
+        while view["status"] != "finished" and time.perf_counter() < deadline:
+            seat = view["to_move"]
+            auth = {"Authorization": f"Bearer {tokens[seat]}"}
+            mine = session.get(f"{base_url}/games/{created['game_id']}", headers=auth).json()
+            answer = session.post(f"{base_url}/games/{created['game_id']}/actions", json=choose(mine), headers=auth)
+            assert answer.status_code == 200, answer.text
+            view, moves, requests_made = answer.json(), moves + 1, requests_made + 2
+    elapsed = time.perf_counter() - started
+    result.put((moves / elapsed, requests_made / elapsed))
+
+
+def hammer_floor(base_url: str, seconds: float, row: int, result) -> None:
+    session, count = requests.Session(), 0
+    started = time.perf_counter()
+    deadline = started + seconds
+    while time.perf_counter() < deadline:
+        assert session.post(f"{base_url}/bump/{row}").status_code == 200
+        count += 1
+    elapsed = time.perf_counter() - started
+    result.put((count / elapsed, count / elapsed))
+
+
+def run_clients(target, args_for, clients: int, seconds: float) -> tuple[float, float]:
+    """Run the client processes at once; each times itself (after its start-up) and reports its
+    rates, which add up to the server's throughput."""
+    context = multiprocessing.get_context("spawn")
+    result = context.Queue()
+    processes = [context.Process(target=target, args=(*args_for(n), result)) for n in range(clients)]
+    for process in processes:
+        process.start()
+    rates = [result.get(timeout=seconds + 120) for _ in processes]
+    for process in processes:
+        process.join()
+    return sum(r[0] for r in rates), sum(r[1] for r in rates)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--clients", type=int, default=4)
+    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--workers", type=int, default=2)
+    options = parser.parse_args()
+    os.environ["RATELIMIT_ENABLED"] = "false"  # the bench measures the game path, not the limiter
+
+    with tempfile.TemporaryDirectory() as directory:
+        database = Path(directory) / "bench.sqlite3"
+        process, base_url = start_gunicorn(f"sqlite:///{database}", workers=options.workers,
+                                           log_path=Path(directory) / "service.log")
+        try:
+            moves, service_requests = run_clients(play_games, lambda n: (base_url, options.seconds),
+                                                  options.clients, options.seconds)
+        finally:
+            stop_gunicorn(process)
+
+        floor, floor_url = launch_gunicorn(
+            "floor_app:app", {"FLOOR_DATABASE": str(database)}, cwd=ROOT / "bench", workers=options.workers,
+            ready=lambda url: requests.post(url + "/bump/0", timeout=5).status_code == 200,
+            log_path=Path(directory) / "floor.log")
+        try:
+            writes, _ = run_clients(hammer_floor, lambda n: (floor_url, options.seconds, n),
+                                    options.clients, options.seconds)
+        finally:
+            stop_gunicorn(floor)
+
+    print(f"command: {shlex.join([sys.executable, *sys.argv])}")
+    print(f"setup: gunicorn {options.workers} sync workers, SQLite (WAL, BEGIN IMMEDIATE), "
+          f"{options.clients} client processes, {options.seconds:g} s each run, rate limits off")
+    print(f"service: {moves:8.1f} actions/s  ({service_requests:.1f} requests/s: GET view + POST action per move)")
+    print(f"floor:   {writes:8.1f} locked read+write requests/s (bench/floor_app.py, same database file)")
+    print(f"ratio:   actions/s / floor = {moves / writes:.2f};  requests/s / floor = {service_requests / writes:.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,43 @@
+"""Migrations, the refusal to serve an unmigrated database, and the health check."""
+from __future__ import annotations
+
+import flask_migrate
+
+from service import create_app
+from service.extensions import db
+
+
+def test_models_match_the_migrations(app, client):
+    result = app.test_cli_runner().invoke(args=["db", "check"])
+    assert result.exit_code == 0, result.output
+
+
+def test_health_reports_the_database(client, db_config):
+    response = client.get("/health")
+    assert response.status_code == 200
+    expected = "sqlite" if db_config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite") else "postgresql"
+    assert response.get_json() == {"status": "ok", "database": expected}
+
+
+def test_an_unmigrated_database_is_refused_until_upgraded(tmp_path):
+    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'empty.sqlite3'}"})
+    client = app.test_client()
+    for response in (client.post("/games", json={"name": "Ann"}), client.get("/health"),
+                     client.get("/games/abc", headers={"Authorization": "Bearer x"})):
+        assert response.status_code == 503
+        problem = response.get_json()
+        assert problem["code"] == "database-not-migrated" and "db upgrade" in problem["detail"]
+    assert client.get("/openapi.json").status_code == 200  # the docs need no database
+    with app.app_context():
+        flask_migrate.upgrade()
+        assert db.session.execute(db.text("SELECT count(*) FROM games")).scalar() == 0
+    assert client.post("/games", json={"name": "Ann"}).status_code == 201
+
+
+def test_an_unreachable_database_is_503(tmp_path):
+    app = create_app({"TESTING": True,
+                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'no' / 'such' / 'dir.sqlite3'}"})
+    response = app.test_client().get("/health")
+    assert response.status_code == 503
+    assert response.get_json()["code"] == "database-unavailable"
+    assert response.headers["Retry-After"]

@@ -1,0 +1,87 @@
+"""openapi.yaml is generated from the code, valid, complete, and served with a docs page."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+from openapi_spec_validator import validate
+
+from service import create_app
+from service.errors import CATALOGUE
+
+SPEC_FILE = Path(__file__).resolve().parents[2] / "openapi.yaml"
+
+
+@pytest.fixture(scope="module")
+def spec_app(tmp_path_factory):
+    # The spec and the docs never touch the database; an empty SQLite file is enough.
+    path = tmp_path_factory.mktemp("spec") / "unused.sqlite3"
+    return create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}"})
+
+
+@pytest.fixture(scope="module")
+def generated(spec_app) -> str:
+    result = spec_app.test_cli_runner().invoke(args=["openapi", "print", "--format", "yaml"])
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_checked_in_spec_matches_the_code(generated):
+    assert yaml.safe_load(SPEC_FILE.read_text()) == yaml.safe_load(generated), \
+        "openapi.yaml is stale: run `make openapi` and commit it"
+
+
+def test_spec_is_valid_openapi_3(generated):
+    spec = yaml.safe_load(generated)
+    assert spec["openapi"].startswith("3.")
+    validate(spec)
+
+
+def test_every_operation_documents_success_errors_and_auth(generated):
+    spec = yaml.safe_load(generated)
+    assert spec["components"]["securitySchemes"]["bearerAuth"] == {
+        "type": "http", "scheme": "bearer", "description": spec["components"]["securitySchemes"][
+            "bearerAuth"]["description"]}
+    operations = {(path, method): op for path, ops in spec["paths"].items()
+                  for method, op in ops.items() if method != "parameters"}
+    expected = {("/games", "post"), ("/games/{game_id}/join", "post"), ("/games/{game_id}", "get"),
+                ("/games/{game_id}/actions", "post"), ("/games/{game_id}/events", "get"),
+                ("/health", "get"), ("/docs", "get")}
+    assert expected <= set(operations)
+    for (path, method), op in operations.items():
+        assert op.get("summary"), (path, method)
+        assert "default" in op["responses"], (path, method)
+        assert any(code.startswith("2") for code in op["responses"]), (path, method)
+        for code, response in op["responses"].items():
+            if code.startswith(("4", "5")):
+                assert "application/problem+json" in response["content"], (path, method, code)
+        if op.get("security") == [{"bearerAuth": []}]:
+            assert "401" in op["responses"], (path, method)
+    documented = set()
+    for op in operations.values():
+        for response in op["responses"].values():
+            for media in response.get("content", {}).values():
+                documented |= set(media.get("examples", {}))
+    anywhere = {"not-found", "method-not-allowed", "bad-request", "internal-error", "rate-limited"}
+    missing = {code for code in CATALOGUE if code not in documented} - anywhere  # those: `default`
+    assert not missing, missing
+    actions = operations[("/games/{game_id}/actions", "post")]
+    assert {p["name"] for p in actions["parameters"]} >= {"If-Match", "Idempotency-Key"}
+    assert set(actions["responses"]) >= {"200", "400", "401", "409", "412", "413", "415", "422"}
+    assert "ETag" in operations[("/games/{game_id}", "get")]["responses"]["200"]["headers"]
+    assert "304" in operations[("/games/{game_id}", "get")]["responses"]
+
+
+def test_served_spec_and_docs_page(spec_app, generated):
+    client = spec_app.test_client()
+    served = client.get("/openapi.json")
+    assert served.status_code == 200 and served.get_json() == yaml.safe_load(generated)
+    page = client.get("/docs")
+    assert page.status_code == 200 and page.mimetype == "text/html"
+    html = page.get_data(as_text=True)
+    assert 'href="/openapi.json"' in html and "<script" not in html  # self-contained, no CDN
+    for path in served.get_json()["paths"]:
+        assert path in html
+    for code in CATALOGUE:
+        assert f'id="problem-{code}"' in html
