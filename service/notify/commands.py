@@ -105,10 +105,8 @@ def parse_command(text: str) -> Command:
         return Command("take", card_at(1), text=text)
     if verb == "pass" and not rest:
         return Command("pass", text=text)
-    if verb == "discard" and len(rest) == 1:
-        return Command("discard", card_at(1), text=text)
-    if verb == "knock" and len(rest) == 1:
-        return Command("knock", card_at(1), text=text)
+    if verb in ("discard", "knock") and len(rest) <= 1:
+        return Command(verb, card_at(1), text=text)
     if verb == "gin" and len(rest) <= 1:
         return Command("gin", card_at(1) if rest else None, text=text)
     if (verb, rest) in (("big", ["gin"]), ("biggin", [])):

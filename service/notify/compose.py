@@ -59,6 +59,9 @@ def cards(items) -> str:
     return " ".join(items) if items else "-"
 
 
+SUMMARY_EVENTS = ("hand_end", "hand_void", "resign", "timeout", "match_end")
+
+
 def describe_event(event: dict, scene: Scene) -> str | None:
     """One line per event, in the reader's words; None for events not worth a line."""
     kind, who = event.get("type"), scene.who(event.get("seat"))
@@ -272,10 +275,14 @@ def subject(scene: Scene, kind: str) -> str:
         return f"{tag(scene)} {scene.them}'s time is up: you may claim the match - {vs}"
     if scene.over:
         return f"{tag(scene)} Match over - {vs}"
-    hand_ended = any(e.get("type") in ("hand_end", "hand_void") for e in scene.events)
-    if hand_ended:
+    if kind == "hand_end":
         return f"{tag(scene)} Hand over{', your turn' if scene.my_turn else ''} - {vs}"
     return f"{tag(scene)} {'Your turn' if scene.my_turn else 'Waiting for ' + scene.them} - {vs}"
+
+
+def answer_subject(scene: Scene, played: list[str], failed: bool) -> str:
+    what = "Not played" if failed and not played else "Played: " + "; ".join(played)
+    return f"{tag(scene)} {what}{' (then stopped)' if failed and played else ''} - {scene.me} v {scene.them}"
 
 
 def body(scene: Scene, kind: str = "update", answer: list[str] | None = None) -> str:
@@ -289,10 +296,16 @@ def body(scene: Scene, kind: str = "update", answer: list[str] | None = None) ->
         out += [f"{scene.them} did not move in time. Reply `claim` to win the match on time, "
                 "or just wait: the game goes on if you don't claim.", ""]
     out.append(headline(scene))
-    happened = [line for line in (describe_event(e, scene) for e in scene.events) if line]
+    # Moves of earlier hands are summed up by their hand_end line (and record) only.
+    current = scene.view.get("hand_number")
+    happened = [line for line in (describe_event(e, scene) for e in scene.events
+                                  if e.get("hand") == current or e.get("type") in SUMMARY_EVENTS) if line]
     if happened:
         out += ["", "Since your last move:" if scene.moved else "So far:"] + [f"  {line}" for line in happened]
-    ended = [e.get("record") for e in scene.events if e.get("type") in ("hand_end", "hand_void")]
+    # Both hands and the score sheet, in the mails about a hand's end (an answer's events are only
+    # what its own commands caused, so a knock by mail is answered with the hand's record too).
+    ended = [e.get("record") for e in scene.events if e.get("type") in ("hand_end", "hand_void")
+             and kind in ("hand_end", "match_end", "answer")]
     for record in ended:
         out += [""] + hand_record_lines(record or {}, scene)
     if ended or scene.over:

@@ -37,7 +37,7 @@ class MailReply:
     played: list[str]
     message_id: str  # the reply's own Message-ID, for threading and for playing it only once
     fallback: str  # its From address, used if the seat has no email on file
-    since_seq: int  # the answer lists what happened after this event
+    since_seq: int  # the answer lists what happened after this event (the reply's own effects)
     failure: list[str] = field(default_factory=list)
 
 
@@ -80,9 +80,14 @@ def greet(game, match, seat: int, contact, moment: datetime, mail: bool, webhook
 
 def last_own_seq(game_id: str, seat: int) -> int:
     from ..models import Event
+    # Events carrying a seat are that seat's own moves, except a timeout (claimed by the other).
     return db.session.scalar(select(func.max(Event.seq)).where(
-        Event.game_id == game_id, Event.seat == seat, Event.action.is_not(None),
-        Event.type != "timeout")) or 0
+        Event.game_id == game_id, Event.seat == seat, Event.type != "timeout")) or 0
+
+
+def last_seq(game_id: str) -> int:
+    from ..models import Event
+    return db.session.scalar(select(func.max(Event.seq)).where(Event.game_id == game_id)) or 0
 
 
 def seat_events(game, seat: int, after: int) -> list[dict]:
@@ -135,7 +140,8 @@ def write_answer(game, match, seat: int, reply: MailReply, moment: datetime) -> 
     scene = scene_for(game, match, seat, moment, after=reply.since_seq)
     lines = (compose.error_answer(reply.failure[0], reply.played, scene) if reply.failure
              else ["Played: " + "; ".join(reply.played) + "."])
-    enqueue_mail(scene, "answer", to, compose.subject(scene, "answer"), compose.body(scene, "answer", lines),
+    subject = compose.answer_subject(scene, reply.played, bool(reply.failure))
+    enqueue_mail(scene, "answer", to, subject, compose.body(scene, "answer", lines),
                  moment, in_reply_to=reply.message_id, auto="auto-replied")
     record_inbound(reply.message_id, game.id, "failed" if reply.failure else "played", moment)
 

@@ -158,7 +158,7 @@ def commands_of(msg: EmailMessage):
 def play_reply(msg: EmailMessage, message_id: str, sender: str, game_id: str, seat: int, version: int,
                moment) -> Outcome:
     from .. import store
-    since = _once(lambda: dispatch.last_own_seq(game_id, seat))
+    since = _once(lambda: dispatch.last_seq(game_id))
     played: list[str] = []
     try:
         commands = commands_of(msg)

@@ -255,7 +255,7 @@ def reply_address(message) -> str:
 
 
 def text(message) -> str:
-    return message.get_body(preferencelist=("plain",)).get_content()
+    return message.get_body(preferencelist=("plain",)).get_content().replace("\r\n", "\n")
 
 
 def wait_for(predicate, timeout: float = 10.0):

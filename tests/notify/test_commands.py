@@ -1,0 +1,74 @@
+"""Reading replies: the player's own words, commands, and what they mean at the moment."""
+from __future__ import annotations
+
+import pytest
+
+from service.notify.commands import CommandError, parse_commands, resolve, strip_reply, subject_text
+from service.notify.webhooks import sign, verify
+
+
+def test_quoted_text_and_signatures_are_dropped():
+    body = ("draw stock\r\ndiscard 7h\n\n-- \nAnn, sent with love\n"
+            "On Mon, 1 Jan 2030 at 12:00, Gin Rummy <gin@play.test> wrote:\n> discard KD\n")
+    assert strip_reply(body) == "draw stock\ndiscard 7h"
+    assert strip_reply("take\n> pass\n>> resign\n") == "take"
+    assert strip_reply("pass\n\nSent from my phone\nresign") == "pass"
+    assert strip_reply("knock 9c\n-----Original Message-----\nFrom: Gin <gin@play.test>\nresign") == "knock 9c"
+    assert strip_reply("> only quoted\n") == ""
+
+
+def test_commands_in_order_with_separators_and_card_spellings():
+    commands = parse_commands("Draw Stock\ndiscard 10d, knock TD; gin\nbig gin\ntake 7H\nclaim")
+    assert [c.verb for c in commands] == ["draw_stock", "discard", "knock", "gin", "big_gin", "take", "claim"]
+    assert str(commands[1].card) == "TD" and str(commands[2].card) == "TD" and str(commands[5].card) == "7H"
+
+
+@pytest.mark.parametrize("text", ["hello there", "discard", "discard 1X", "knock 7H 8H", "draw twice",
+                                  "take 7H 8H", "\n".join(["pass"] * 11)])
+def test_garbage_is_refused_whole(text):
+    with pytest.raises(CommandError):
+        parse_commands(text)
+
+
+def test_subject_without_reply_prefixes_and_tags():
+    assert subject_text("Re: RE: Fwd: [Gin abc] draw stock") == "draw stock"
+
+
+VIEW_UPCARD = {"phase": "upcard_offer", "discard_pile": ["9D"], "legal_actions": [{"type": "take_upcard"},
+                                                                                 {"type": "pass"}]}
+VIEW_DRAW = {"phase": "draw", "discard_pile": ["3C", "9D"], "legal_actions": []}
+VIEW_GIN = {"phase": "discard", "discard_pile": ["9D"], "legal_actions": [],
+            "arrangement": {"best_discard": "KD", "deadwood_after_discard": 0}}
+VIEW_NO_GIN = {**VIEW_GIN, "arrangement": {"best_discard": "KD", "deadwood_after_discard": 4}}
+
+
+def test_take_means_the_upcard_or_the_discard_pile_top():
+    [take] = parse_commands("take")
+    assert resolve(take, VIEW_UPCARD) == {"type": "take_upcard"}
+    assert resolve(take, VIEW_DRAW) == {"type": "draw", "from": "discard"}
+    [named] = parse_commands("take 3C")
+    with pytest.raises(CommandError, match="top of the discard pile is 9D"):
+        resolve(named, VIEW_DRAW)
+
+
+def test_gin_picks_big_gin_or_the_discard_that_leaves_nothing():
+    [gin] = parse_commands("gin")
+    assert resolve(gin, VIEW_GIN) == {"type": "knock", "discard": "KD"}
+    assert resolve(gin, {**VIEW_GIN, "legal_actions": [{"type": "big_gin"}]}) == {"type": "big_gin"}
+    with pytest.raises(CommandError, match="leaves 4"):
+        resolve(gin, VIEW_NO_GIN)
+    [claim] = parse_commands("claim")
+    assert resolve(claim, VIEW_DRAW) == {"type": "claim_timeout"}
+
+
+def test_webhook_signature_matches_the_standard_webhooks_vector():
+    # The example from the Standard Webhooks specification's reference libraries.
+    secret, msg_id, stamp, body = ("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", "msg_p5jXN8AQM9LWM0D4loKWxJek",
+                                   1614265330, '{"test": 2432232314}')
+    signature = sign(secret, msg_id, stamp, body)
+    assert signature == "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE="
+    headers = {"webhook-id": msg_id, "webhook-timestamp": str(stamp), "webhook-signature": signature}
+    assert verify(secret, headers, body, now=stamp + 10)
+    assert not verify(secret, headers, body + " ", now=stamp + 10)  # body changed
+    assert not verify(secret, headers, body, now=stamp + 3600)  # too old: a replay
+    assert not verify("whsec_" + "A" * 32, headers, body, now=stamp)  # another secret

@@ -1,0 +1,208 @@
+"""Moves by email through the service's own SMTP listener: a whole match, and every bad reply
+answered with an explanation and no change."""
+from __future__ import annotations
+
+import re
+import smtplib
+
+import pytest
+
+from tests.api.helpers import stored_game
+
+from .conftest import DOMAIN, act, deliver, outbox_rows, reply, reply_address, start_game, text, view
+
+ANN, BOB = "ann@example.org", "bob@example.org"
+EMAILS = {0: ANN, 1: BOB}
+
+
+def mailed_game(client, app, **rules):
+    game = start_game(client, rules={"preset": "standard", **rules},
+                      contact0={"email": ANN}, contact1={"email": BOB})
+    deliver(app)
+    return game
+
+
+def latest(catcher, address):
+    mails = catcher.to(address)
+    return mails[-1] if mails else None
+
+
+def command_from(body: str) -> str:
+    """A simple player who reads only the mail: gin or knock when listed, pass the upcard, draw
+    from the stock, discard the suggested card."""
+    listed = {line.split()[0] + (" " + line.split()[1] if line.split()[:2] == ["big", "gin"] else ""): line
+              for line in body.split("To play, reply")[1].splitlines()[1:] if line.startswith("  ")
+              for line in [line.strip()] if line}
+    if "big gin" in listed:
+        return "big gin"
+    if "gin" in listed:
+        return "gin"
+    if "knock" in listed:
+        return "knock " + listed["knock"].split("one of ")[1].split()[0]
+    if "pass" in listed:
+        return "pass"
+    if "draw" in listed:
+        return "draw stock"
+    return "discard " + re.search(r"best discard (\S+) leaves", body).group(1)
+
+
+def test_a_whole_match_played_only_by_email_replies(nclient, notify_app, mail_server, listener):
+    game = mailed_game(nclient, notify_app, target=25)
+    replies = 0
+    for _ in range(1000):
+        mails = {seat: latest(mail_server.catcher, EMAILS[seat]) for seat in (0, 1)}
+        if all("The match is over" in text(m) for m in mails.values()):
+            break
+        [seat] = [s for s, m in mails.items() if "\nYour turn, " in "\n" + text(m)]
+        mail = mails[seat]
+        command = command_from(text(mail))
+        reply(listener, reply_address(mail), command + "\n\n-- \nsent from my desk", subject="Re: " + mail["Subject"],
+              sender=EMAILS[seat], quoted=text(mail))
+        replies += 1
+        deliver(notify_app)
+        answer = latest(mail_server.catcher, EMAILS[seat])
+        assert answer["Subject"].split("] ", 1)[1].startswith(f"Played: {command}"), text(answer)
+        assert answer["In-Reply-To"].endswith("@example.org>")  # threaded under the player's reply
+    else:
+        pytest.fail("the match did not end")
+    result = view(nclient, game, 0)["result"]
+    assert result is not None and result["reason"] == "target"
+    from service.extensions import db
+    from service.models import Event
+    with notify_app.app_context():
+        actions = [e.action for e in db.session.query(Event) if e.action]
+    assert len(actions) == replies  # every move came from a mail, each mail played one
+    assert all(row.status == "sent" for row in outbox_rows(notify_app))
+
+
+def state_of(app, game):
+    stored = stored_game(app, game["id"])
+    return stored.version, stored.state
+
+
+def turn_mail(catcher, game, app):
+    """(seat to move, its latest mail)."""
+    seat = stored_game(app, game["id"]).to_move
+    return seat, latest(catcher, EMAILS[seat])
+
+
+def answer_to(catcher, address, before: int):
+    mails = catcher.to(address)
+    assert len(mails) == before + 1, [m["Subject"] for m in mails]
+    return mails[-1], text(mails[-1])
+
+
+def test_bad_replies_change_nothing_and_say_why(nclient, notify_app, mail_server, listener):
+    game = mailed_game(nclient, notify_app)
+    seat, mail = turn_mail(mail_server.catcher, game, notify_app)
+    address, before = reply_address(mail), state_of(notify_app, game)
+    count = len(mail_server.catcher.to(EMAILS[seat]))
+
+    cases = [
+        ("draw stock", "Not played: draw stock: draw is not allowed in the upcard offer"),  # illegal now
+        ("hello, could we play tomorrow?", "could not read 'hello'"),  # garbage
+        ("discard", "discard needs a card"),
+        ("pass\nknock QX", "'knock QX': knock needs a card"),  # one bad line: nothing of it is played
+    ]
+    for body, explanation in cases:
+        reply(listener, address, body, sender=EMAILS[seat])
+        deliver(notify_app)
+        answer, answer_text = answer_to(mail_server.catcher, EMAILS[seat], count)
+        count += 1
+        assert explanation in answer_text and "Nothing changed." in answer_text, answer_text
+        assert "take            take the upcard" in answer_text  # what is legal now
+        assert "Not played" in answer["Subject"]
+        assert state_of(notify_app, game) == before
+
+    # An empty reply (the commands only in a subject that holds none): nothing to play.
+    reply(listener, address, "", subject="Re: " + mail["Subject"], sender=EMAILS[seat])
+    deliver(notify_app)
+    assert "found no commands" in answer_to(mail_server.catcher, EMAILS[seat], count)[1]
+    count += 1
+
+    # The waiting seat may not move; its own reply address says so.
+    other_mail = latest(mail_server.catcher, EMAILS[1 - seat])
+    other_count = len(mail_server.catcher.to(EMAILS[1 - seat]))
+    reply(listener, reply_address(other_mail), "pass", sender=EMAILS[1 - seat])
+    deliver(notify_app)
+    refused = answer_to(mail_server.catcher, EMAILS[1 - seat], other_count)[1]
+    assert f"Not played: pass: it is seat {seat}'s turn" in refused and state_of(notify_app, game) == before
+
+    # A wrong secret: answered to the sender, nothing else happens.
+    stranger = "eve@example.org"
+    reply(listener, f"play+{'x' * 24}@{DOMAIN}", "pass", sender=stranger)
+    deliver(notify_app)
+    [bounce] = mail_server.catcher.to(stranger)
+    assert "that reply address is not valid" in text(bounce) and "Nothing changed." in text(bounce)
+    assert state_of(notify_app, game) == before
+
+    # The same reply played once, then again (an old turn): the second changes nothing.
+    reply(listener, address, "pass", sender=EMAILS[seat])
+    deliver(notify_app)
+    moved = state_of(notify_app, game)
+    assert moved[0] == before[0] + 1
+    assert "Played: pass" in answer_to(mail_server.catcher, EMAILS[seat], count)[0]["Subject"]
+    count += 1
+    reply(listener, address, "pass", sender=EMAILS[seat])
+    deliver(notify_app)
+    stale = answer_to(mail_server.catcher, EMAILS[seat], count)[1]
+    assert f"answers version {before[0]} of the game, but it is at version {moved[0]}" in stale
+    assert state_of(notify_app, game) == moved
+
+
+def test_answers_go_to_the_seat_address_and_duplicates_and_auto_replies_are_dropped(
+        nclient, notify_app, mail_server, listener):
+    game = mailed_game(nclient, notify_app)
+    seat, mail = turn_mail(mail_server.catcher, game, notify_app)
+    count = len(mail_server.catcher.to(EMAILS[seat]))
+    # Several commands in order, from another address: played, answered to the seat's own address.
+    reply(listener, reply_address(mail), "take\n" + "discard " + view(nclient, game, seat)["hand"][0],
+          sender="someone@else.example", message_id="<one@example.org>")
+    deliver(notify_app)
+    answer, answer_text = answer_to(mail_server.catcher, EMAILS[seat], count)
+    assert answer["Subject"].split("] ")[1].startswith("Played: take; discard")
+    assert answer["In-Reply-To"] == "<one@example.org>" and "<one@example.org>" in answer["References"]
+    assert "You took the upcard" in answer_text
+    assert mail_server.catcher.to("someone@else.example") == []
+    after = state_of(notify_app, game)
+    assert after[1]["to_move"] == 1 - seat
+    # The MTA delivers the same message again: nothing is played or answered twice.
+    reply(listener, reply_address(mail), "take", sender=EMAILS[seat], message_id="<one@example.org>")
+    # A vacation responder answers a mail: never answered, no loop.
+    other = latest(mail_server.catcher, EMAILS[1 - seat])
+    other_count = len(mail_server.catcher.to(EMAILS[1 - seat]))
+    auto = other.get("Message-ID")
+    from email.message import EmailMessage
+    message = EmailMessage()
+    message["From"], message["To"], message["Subject"] = EMAILS[1 - seat], reply_address(other), "Out of office"
+    message["Auto-Submitted"], message["In-Reply-To"] = "auto-replied", auto
+    message.set_content("I am away until Monday.")
+    with smtplib.SMTP("127.0.0.1", listener) as smtp:
+        smtp.send_message(message)
+    deliver(notify_app)
+    assert len(mail_server.catcher.to(EMAILS[seat])) == count + 1
+    assert len(mail_server.catcher.to(EMAILS[1 - seat])) == other_count
+    assert state_of(notify_app, game) == after
+    outcomes = [r.kind for r in outbox_rows(notify_app) if r.kind in ("answer", "unknown")]
+    assert outcomes == ["answer"]
+
+
+def test_the_listener_refuses_relaying_and_unknown_mailboxes(listener):
+    with smtplib.SMTP("127.0.0.1", listener) as smtp:
+        for address in ("someone@elsewhere.example", f"postmaster@{DOMAIN}"):
+            with pytest.raises(smtplib.SMTPRecipientsRefused):
+                smtp.sendmail("ann@example.org", [address], b"Subject: hi\r\n\r\nhello\r\n")
+
+
+def test_the_pipe_command_reads_one_message_from_standard_input(nclient, notify_app, mail_server):
+    game = mailed_game(nclient, notify_app)
+    seat, mail = turn_mail(mail_server.catcher, game, notify_app)
+    raw = (f"From: {EMAILS[seat]}\r\nTo: {reply_address(mail)}\r\nSubject: Re: your turn\r\n"
+           "Message-ID: <pipe@example.org>\r\n\r\npass\r\n").encode()
+    result = notify_app.test_cli_runner().invoke(args=["notify", "inbound"], input=raw)
+    assert result.exit_code == 0 and result.output.startswith("played: pass"), result.output
+    assert stored_game(notify_app, game["id"]).to_move == 1 - seat
+    again = notify_app.test_cli_runner().invoke(args=["notify", "inbound"], input=raw)
+    assert again.exit_code == 0 and again.output.startswith("duplicate"), again.output
+    http = act(nclient, game, 1 - seat, {"type": "pass"})  # HTTP and mail moves share one game
+    assert http.status_code == 200
