@@ -37,3 +37,8 @@ bench: install
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis
+
+# Two bots play a whole match on a scratch SQLite database and print the score sheet (client/demo.py).
+.PHONY: demo
+demo: install
+	$(PY) -m client.demo

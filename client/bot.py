@@ -259,7 +259,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="service URL (env GIN_SERVER)")
     parser.add_argument("--knock-at", type=int, default=None,
                         help="knock only with at most this deadwood (default: decide by the hand's stage)")
-    parser.add_argument("--wait", type=int, default=30, help="long-poll seconds per request")
+    parser.add_argument("--wait", type=int, default=30,
+                        help="long-poll seconds per request (default 30; 0: plain polling with backoff)")
     parser.add_argument("--poll-delay", type=float, default=1.0,
                         help="first pause between polls when the server answers at once (default 1 s)")
     parser.add_argument("--max-poll-delay", type=float, default=30.0,

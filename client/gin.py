@@ -280,11 +280,11 @@ def wait_for_change(api: Api, game_id: str, etag: str | None, wait: int = 30, ma
         remaining = None if deadline is None else deadline - started
         if remaining is not None and remaining <= 0:
             return None, etag
-        this_wait = wait if remaining is None else max(1, min(wait, int(remaining)))
-        view, etag = api.view(game_id, etag=etag, wait=this_wait)
+        this_wait = wait if remaining is None or not wait else max(1, min(wait, int(remaining)))
+        view, etag = api.view(game_id, etag=etag, wait=this_wait or None)
         if view is not None:
             return view, etag
-        if clock() - started < this_wait / 2:  # answered at once: no long-poll here
+        if not this_wait or clock() - started < this_wait / 2:  # answered at once: no long-poll here
             pause = delay if remaining is None else min(delay, max(0.0, deadline - clock()))
             sleep(pause)
             delay = min(delay * 2, max_delay)
@@ -457,6 +457,27 @@ def summarize_legal(view: dict, style: Style) -> str:
     return " | ".join(parts)
 
 
+def format_deadline(text: str | None, now: datetime | None = None) -> str:
+    """'2026-11-25T06:05:24+00:00' -> '25 Nov 06:05 UTC, in 2d 23h' (or 'overdue')."""
+    if not text:
+        return "-"
+    try:
+        when = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        return text
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=timezone.utc)
+    when = when.astimezone(timezone.utc)
+    left = (when - (now or datetime.now(timezone.utc))).total_seconds()
+    if left <= 0:
+        remaining = "overdue"
+    elif left >= 86400:
+        remaining = f"in {int(left // 86400)}d {int(left % 86400 // 3600)}h"
+    else:
+        remaining = f"in {int(left // 3600)}h {int(left % 3600 // 60)}m"
+    return f"{when:%d %b %H:%M} UTC, {remaining}"
+
+
 def render_view(view: dict, seat: int, style: Style, game_id: str, invite: str | None = None) -> str:
     names = _seat_names(view)
     me, them = names[seat], names[1 - seat]
@@ -470,10 +491,9 @@ def render_view(view: dict, seat: int, style: Style, game_id: str, invite: str |
         return "\n".join(lines)
     if status == "finished" or phase == "match_over":
         lines.append(_render_result(view, seat, names))
-    elif to_move == seat:
-        lines.append("Your turn" + (f" (deadline {view['deadline']})" if view.get("deadline") else "") + ".")
     else:
-        lines.append(f"{them}'s turn" + (f" (deadline {view['deadline']})" if view.get("deadline") else "") + ".")
+        deadline = f" (deadline {format_deadline(view['deadline'])})" if view.get("deadline") else ""
+        lines.append(("Your turn" if to_move == seat else f"{them}'s turn") + deadline + ".")
     hand = view.get("hand") or []
     if hand:
         melds, dead, points = arrange(hand)
@@ -565,15 +585,15 @@ def describe_event(event: dict, seat: int, names: dict, style: Style) -> str:
     who = "you" if who_seat == seat else names.get(who_seat, "?") if who_seat is not None else ""
     card = event.get("card") or event.get("discard")
     if kind == "deal":
-        hand = (event.get("hands") or {}).get(str(seat)) if isinstance(event.get("hands"), dict) else None
-        hand = hand or event.get("hand_cards") or event.get("cards")
+        dealt = event.get("cards")
+        hand = dealt.get(str(seat)) if isinstance(dealt, dict) else dealt
         text = f"hand {event.get('hand')} dealt"
         if event.get("dealer") is not None:
             text += f" by {'you' if event['dealer'] == seat else names[event['dealer']]}"
         if event.get("upcard"):
             text += f"; upcard {style.card(event['upcard'])}"
         if isinstance(hand, list):
-            text += f"; your cards {style.cards(hand)}"
+            text += f"; your cards {style.cards(sorted(hand, key=card_sort_key))}"
         return text
     if kind == "draw":
         source = event.get("from") or event.get("source")
@@ -634,7 +654,7 @@ def score_sheet(view: dict, seat: int | None = None) -> str:
         for key, what in (("hand_points", "hand points"), ("shutout_bonus", "shutout"),
                           ("game_bonus", "game bonus"), ("box_bonus", "boxes (hands won)"), ("totals", "total")):
             values = final.get(key) or [0, 0]
-            lines.append(f"      {what:{width + 26}}  {values[0]:>{width}}  {values[1]:>{width}}")
+            lines.append(f"      {what:{width + 32}}  {values[0]:>{width}}  {values[1]:>{width}}")
     result = view.get("result")
     if result and result.get("winner") is not None:
         lines.append(f"{names[result['winner']]} wins the match by {result.get('margin')}"
@@ -674,6 +694,18 @@ def _show(args, game_id: str, entry: dict, view: dict) -> None:
                           entry.get("invite_code") if view.get("status") == "waiting_for_opponent" else None))
 
 
+_UNSET = object()
+
+
+def _move_hours(text: str) -> int | None:
+    if text.strip().lower() in ("none", "null", "off"):
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a whole number of hours or 'none', not {text!r}") from None
+
+
 def _parse_option(text: str) -> tuple[str, object]:
     if "=" not in text:
         raise UsageError(f"--option takes key=value, not {text!r}")
@@ -699,7 +731,7 @@ def cmd_new(args, store: Store) -> int:
         key, value = _parse_option(option)
         rules[key] = value
     body: dict = {"name": args.name, "rules": rules}
-    if args.move_hours is not None:
+    if args.move_hours is not _UNSET:
         body["move_time_hours"] = args.move_hours
     if args.email:
         body["email"] = args.email
@@ -786,7 +818,7 @@ def _list_row(game_id: str, entry: dict, view: dict | None, error: str | None) -
         turn = "YOUR TURN" if view.get("to_move") == seat else f"{names[1 - seat]}'s turn"
     players = f"{names[seat]} v {names[1 - seat]}"
     return (f"{game_id[:8]:10} {players[:24]:24} {view.get('hand_number', '-'):>4} "
-            f"{_score_text(view, seat):>9}  {turn:16} {view.get('deadline') or '-'}")
+            f"{_score_text(view, seat):>9}  {turn:16} {format_deadline(view.get('deadline'))}")
 
 
 def cmd_show(args, store: Store) -> int:
@@ -893,9 +925,9 @@ def cmd_watch(args, store: Store) -> int:
     seat = entry.get("seat", 0)
     deadline = None if args.timeout is None else time.monotonic() + args.timeout
     view, etag = api.view(game_id)
+    if not _worth_waking(view, seat) and not args.json:
+        print(f"Waiting for {_seat_names(view)[1 - seat]}...", file=sys.stderr, flush=True)
     while not _worth_waking(view, seat):
-        if not args.json:
-            print(f"Waiting for {_seat_names(view)[1 - seat]}...", file=sys.stderr, flush=True)
         changed, etag = wait_for_change(api, game_id, etag, wait=args.wait, deadline=deadline)
         if changed is None:
             _remember(args, store, game_id, view)
@@ -943,6 +975,12 @@ def cmd_forget(args, store: Store) -> int:
 # ---------------------------------------------------------------------------------------------
 # Arguments
 
+class Parser(argparse.ArgumentParser):
+    def error(self, message: str):
+        # One line, like every other error; the full usage is one --help away.
+        self.exit(EXIT_USAGE, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
 def _common(parser: argparse.ArgumentParser, top: bool) -> None:
     # Accepted before or after the command; SUPPRESS keeps a subcommand from overwriting a value
     # given before it.
@@ -989,7 +1027,7 @@ COMMANDS = [
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="gin", description="Play correspondence Gin Rummy from the command line.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="example:\n  gin new --name Ann\n  gin show\n  gin draw stock && gin discard KS\n\n"
@@ -1009,8 +1047,9 @@ def build_parser() -> argparse.ArgumentParser:
                              help="rules preset: standard, straight, oklahoma, hollywood, classic")
             sub.add_argument("--option", action="append", metavar="KEY=VALUE",
                              help="override one rule, e.g. target=150 or knock_limit=7 (repeatable)")
-            sub.add_argument("--move-hours", type=float, default=None,
-                             help="hours each player has per move (default: no deadline)")
+            sub.add_argument("--move-hours", type=_move_hours, default=_UNSET, metavar="HOURS",
+                             help="hours each player has per move, or 'none' for no deadline "
+                                  "(default: the service's, 72)")
             sub.add_argument("--email", help="email address for notifications")
         elif kind == "join":
             sub.add_argument("game_id", metavar="GAME_ID", help="the game's id (or GAME_ID:INVITE_CODE)")
@@ -1024,7 +1063,8 @@ def build_parser() -> argparse.ArgumentParser:
         elif kind == "watch":
             sub.add_argument("game_pos", metavar="GAME", nargs="?", help="game id or prefix")
             sub.add_argument("--timeout", type=float, default=None, help="give up after this many seconds")
-            sub.add_argument("--wait", type=int, default=30, help="long-poll seconds per request (default 30)")
+            sub.add_argument("--wait", type=int, default=30,
+                             help="long-poll seconds per request (default 30; 0: plain polling with backoff)")
         elif kind == "resign":
             sub.add_argument("--yes", action="store_true", help="really resign")
         if kind in ("game", "resign"):

@@ -33,7 +33,7 @@ def check_finished(view: dict, target: int) -> None:
 def test_two_bot_processes_play_a_match_to_its_result(gin_server, copied_client):
     game_id, token_a, token_b = new_game(gin_server, {"preset": "standard", "target": 30})
     done = subprocess.run([sys.executable, str(copied_client / "bot.py"), "--server", gin_server,
-                           "--poll-delay", "0.02", "--max-poll-delay", "0.1", f"{game_id}:{token_a}", f"{game_id}:{token_b}"],
+                           "--wait", "0", "--poll-delay", "0.02", "--max-poll-delay", "0.1", f"{game_id}:{token_a}", f"{game_id}:{token_b}"],
                           capture_output=True, text=True, timeout=120, cwd=copied_client)
     assert done.returncode == 0, done.stderr[-2000:]
     assert sorted(line.split(":")[1].split(",")[0].strip() for line in done.stdout.splitlines()) == ["lost", "won"]
@@ -62,7 +62,7 @@ def test_bot_survives_a_server_restart(tmp_path, caplog):
         caplog.set_level(logging.INFO, logger="gin.bot")
         results: dict = {}
         player = threading.Thread(target=lambda: results.update(
-            bot.play_all(url, [(game_id, token_a), (game_id, token_b)], wait=5,
+            bot.play_all(url, [(game_id, token_a), (game_id, token_b)], wait=0,
                                   poll_delay=0.02, max_delay=0.5)), daemon=True)
         player.start()
         watcher = gin.Api(url, token_a)
@@ -102,3 +102,22 @@ def test_a_lost_response_is_retried_with_the_same_key_and_applied_once(gin_serve
 
 def test_health_is_reachable(gin_server):
     assert requests.get(gin_server + "/health", timeout=5).status_code == 200
+
+
+def test_waiting_uses_the_servers_long_poll(gin_server):
+    game_id, token_a, token_b = new_game(gin_server)
+    view, etag = gin.Api(gin_server, token_a).view(game_id)
+    mover_token, waiter_token = (token_a, token_b) if view["to_move"] == 0 else (token_b, token_a)
+    waiter = gin.Api(gin_server, waiter_token)
+    _, etag = waiter.view(game_id)
+    pauses, answer = [], {}
+    thread = threading.Thread(target=lambda: answer.update(
+        zip(("view", "etag"), gin.wait_for_change(waiter, game_id, etag, wait=30, sleep=pauses.append))))
+    thread.start()
+    time.sleep(1.0)  # the waiter is now parked in a long-poll (no assertion rests on this timing)
+    moving = gin.Api(gin_server, mover_token)
+    current, _ = moving.view(game_id)
+    moving.act(game_id, bot.choose_action(current), version=current["version"])
+    thread.join(timeout=60)
+    assert answer["view"]["version"] == current["version"] + 1
+    assert pauses == []  # the server held the request: no client-side polling was needed

@@ -178,16 +178,16 @@ def test_rules_options_reach_the_server_and_bad_ones_are_refused(players):
     assert len(ann.games()) == 1  # the refused game was not saved
 
 
-def test_move_hours_sets_a_deadline(players):
+def test_move_hours_sets_the_deadline_or_none(players):
     ann, bob = players
-    created = ann.run("new", "--move-hours", "48", check=None)
-    if "move_time_hours" in created.stderr:
-        pytest.skip("the service does not accept move_time_hours yet")
-    assert created.returncode == 0, created.stderr
-    game_id = next(iter(ann.games()))
-    bob.run("join", game_id, ann.games()[game_id]["invite_code"])
-    assert ann.json("show")["deadline"] is not None
-    assert "-" != ann.run("list").stdout.splitlines()[1].split()[-1]
+    for hours in ("6", "none"):
+        game_id = ann.json("new", "--move-hours", hours)["game_id"]
+        bob.run("join", game_id, ann.games()[game_id]["invite_code"])
+        view = ann.json("show", "-g", game_id)
+        mover_view = view if view["to_move"] == 0 else bob.json("show", "-g", game_id)
+        assert (mover_view["deadline"] is None) == (hours == "none")
+    refused = ann.run("new", "--move-hours", "soon", check=2).stderr
+    assert refused == "gin new: argument --move-hours: a whole number of hours or 'none', not 'soon' (see gin new --help)\n"
 
 
 def test_show_token_prints_it_only_when_asked(players):

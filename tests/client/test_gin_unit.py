@@ -147,3 +147,12 @@ def test_polling_backs_off_when_the_server_ignores_wait():
     assert view == {"version": 2, "to_move": 0} and etag == '"2"'
     assert pauses == [1.0, 2.0, 4.0]  # one pause after each quick 304, doubling
     assert all(path == "/games/g1?wait=30" and tag == '"1"' for path, tag in _IgnoresWait.requests)
+
+
+def test_deadlines_read_as_time_left():
+    from datetime import datetime, timezone
+    now = datetime(2026, 11, 22, 6, 0, tzinfo=timezone.utc)
+    assert gin.format_deadline("2026-11-25T06:05:24.36+00:00", now) == "25 Nov 06:05 UTC, in 3d 0h"
+    assert gin.format_deadline("2026-11-22T08:30:00Z", now) == "22 Nov 08:30 UTC, in 2h 30m"
+    assert gin.format_deadline("2026-11-21T08:30:00+00:00", now).endswith("overdue")
+    assert gin.format_deadline(None) == "-"
