@@ -14,6 +14,8 @@ NAMING = {
     "pk": "pk_%(table_name)s",
 }
 
-db = SQLAlchemy(metadata=MetaData(naming_convention=NAMING))
+# expire_on_commit off: a route still reads the game it just saved (its version for the ETag)
+# after the commit, and reloading it would open a second transaction, a locking one on SQLite.
+db = SQLAlchemy(metadata=MetaData(naming_convention=NAMING), session_options={"expire_on_commit": False})
 migrate = Migrate()
 api = ProblemApi()
