@@ -1,15 +1,13 @@
 """The HTTP routes: load (with the lock), ask the engine, save, serialise."""
 from __future__ import annotations
 
-import json
-
 from flask import Response, request, url_for
 from flask_smorest import Blueprint
 
 from . import deadlines, store
 from .errors import ENGINE_CODES, Problem
 from .web import (BEARER, ETAG_HEADER, IDEMPOTENCY_KEY, IF_MATCH, IF_NONE_MATCH, bearer_token,
-                   check_if_match, etag_headers, idempotency_key, problems)
+                   check_if_match, etag_headers, idempotency_key, parse_json_body, problems)
 from .notify import contacts, longpoll
 from .notify.schemas import WaitQuerySchema
 from .rules import Rules
@@ -28,7 +26,7 @@ def require_json_body():
         raise Problem("unsupported-media-type",
                       f"send the body as application/json, not {request.mimetype or 'no media type'}")
     try:
-        json.loads(request.get_data(cache=True) or b"")
+        parse_json_body(request.get_data(cache=True) or b"")
     except ValueError as exc:
         raise Problem("malformed-json", f"the body is not valid JSON: {exc}") from None
 

@@ -39,13 +39,23 @@ class ProblemSchema(ma.Schema):
 
 # -- requests ------------------------------------------------------------------------------
 
+# No control characters (C0, DEL, C1), line separators or bidirectional overrides: a name is shown
+# to the opponent, in mails and in terminals, and must not rewrite what is around it.
+NAME_PATTERN = r"^[^\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]*$"
+
+
 class NameField(f.String):
     def __init__(self, **kwargs):
-        super().__init__(required=True, validate=v.Length(1, 40),
+        super().__init__(required=True, validate=[v.Length(1, 40), v.Regexp(
+                             NAME_PATTERN, error="a name may not hold control or direction characters")],
                          **_doc("Display name shown to the opponent", example="Ann"), **kwargs)
 
     def _deserialize(self, value, attr, data, **kwargs):
-        return super()._deserialize(value, attr, data, **kwargs).strip()
+        text = super()._deserialize(value, attr, data, **kwargs)
+        self._validate(text)  # what was sent, as the spec says; then the trimmed name must show
+        if not text.strip():
+            raise ma.ValidationError("a name needs at least one visible character")
+        return text.strip()
 
 
 class CreateGameSchema(StrictSchema, ContactFields):
@@ -77,7 +87,7 @@ class ActionSchema(ma.Schema):
 
 
 class EventsQuerySchema(ma.Schema):
-    after = f.Integer(load_default=0, validate=v.Range(min=0),
+    after = f.Integer(load_default=0, validate=v.Range(0, 2**31 - 1),  # the database's integer range
                       **_doc("Return events with a sequence number greater than this"))
     limit = f.Integer(load_default=100, validate=v.Range(1, 500), **_doc("At most this many events"))
 

@@ -41,7 +41,15 @@ def transaction():
 
 # -- loading -----------------------------------------------------------------------------
 
+def could_be_game_id(game_id: str) -> bool:
+    """Game ids are URL-safe base64 text. Anything else names no game, and must not reach the
+    database: PostgreSQL refuses a NUL in a text parameter with an error (a 500, not a 401)."""
+    return 0 < len(game_id) <= 64 and game_id.isascii() and game_id.replace("-", "").replace("_", "").isalnum()
+
+
 def _seat_query(game_id: str, token: str):
+    if not could_be_game_id(game_id):
+        raise invalid_token()
     return (select(Game, Seat.seat).join(Seat, Seat.game_id == Game.id)
             .where(Game.id == game_id, Seat.token_hash == hash_secret(token)))
 
@@ -91,7 +99,8 @@ def create_game(rules: Rules, name: str, move_time_hours: int | None = deadlines
 
 def join_game(game_id: str, invite_code: str, name: str) -> tuple[Game, Match, str]:
     """Seat 1 takes its place with the invite code, and the first hand is dealt."""
-    game = db.session.execute(select(Game).where(Game.id == game_id).with_for_update()).scalar()
+    game = db.session.execute(select(Game).where(Game.id == game_id).with_for_update()).scalar() \
+        if could_be_game_id(game_id) else None
     seat = game.seats[1] if game is not None else None
     if seat is None or not hmac.compare_digest(seat.invite_hash or "", hash_secret(invite_code)):
         raise Problem("invalid-invite", "this invite code does not open a seat in this game")

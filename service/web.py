@@ -1,6 +1,8 @@
 """HTTP details shared by the routes: the bearer token, ETags, Idempotency-Key, documented problems."""
 from __future__ import annotations
 
+import json
+import re
 from collections import defaultdict
 
 from flask import request
@@ -44,6 +46,33 @@ def check_if_match(version: int) -> None:
     if request.if_match and not request.if_match.contains(str(version)):
         raise Problem("version-mismatch", f'the game is at version "{version}", not the one in If-Match; '
                                           "reload the view and choose again")
+
+
+MAX_JSON_DEPTH = 32  # the deepest body the API takes has 3 levels (a knock's melds)
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def parse_json_body(raw: bytes):
+    """Strict JSON (RFC 8259): UTF-8 without a BOM, no NaN/Infinity, no unpaired surrogate escapes
+    (no database can store them), nested at most MAX_JSON_DEPTH levels (deeper input would exhaust
+    the parser's recursion). Raises ValueError naming the fault."""
+    def no_constant(name):
+        raise ValueError(f"{name} is not JSON")
+    try:
+        document = json.loads(raw.decode("utf-8"), parse_constant=no_constant)
+    except RecursionError:
+        raise ValueError(f"nested deeper than {MAX_JSON_DEPTH} levels") from None
+    stack = [(document, 0)]
+    while stack:  # iterative: a recursive walk would fail on the input it is meant to refuse
+        node, depth = stack.pop()
+        if isinstance(node, (dict, list)):
+            if depth >= MAX_JSON_DEPTH:
+                raise ValueError(f"nested deeper than {MAX_JSON_DEPTH} levels")
+            items = [*node.keys(), *node.values()] if isinstance(node, dict) else node
+            stack.extend((item, depth + 1) for item in items)
+        elif isinstance(node, str) and _LONE_SURROGATE.search(node):
+            raise ValueError("a string holds an unpaired UTF-16 surrogate escape")
+    return document
 
 
 def idempotency_key() -> str | None:
