@@ -967,7 +967,9 @@ def cmd_forget(args, store: Store) -> int:
     game_id, _ = store.find(args.game)
     del store.games[game_id]
     store.save()
-    if not args.json:
+    if args.json:
+        _print_json({"forgotten": game_id})
+    else:
         print(f"Forgot game {game_id} (its token is gone from {store.path}).")
     return EXIT_OK
 

@@ -62,7 +62,7 @@ def test_bot_survives_a_server_restart(tmp_path, caplog):
         caplog.set_level(logging.INFO, logger="gin.bot")
         results: dict = {}
         player = threading.Thread(target=lambda: results.update(
-            bot.play_all(url, [(game_id, token_a), (game_id, token_b)], wait=0,
+            bot.play_all(url, [(game_id, token_a), (game_id, token_b)], knock_at=10, wait=0,
                                   poll_delay=0.02, max_delay=0.5)), daemon=True)
         player.start()
         watcher = gin.Api(url, token_a)

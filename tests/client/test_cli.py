@@ -196,3 +196,38 @@ def test_show_token_prints_it_only_when_asked(players):
     token = next(iter(ann.games().values()))["token"]
     assert token in out
     assert ann.json("token")["token"] == token
+
+
+def test_gin_command_goes_gin_when_a_hand_allows_it(players):
+    ann, bob = players
+    for _ in range(3):  # the bots play for gin, so nearly every hand ends in one; allow a few games
+        game_id = start_game(ann, bob)
+        apis = {p: gin.Api(p.server, p.games()[game_id]["token"]) for p in (ann, bob)}
+        for _ in range(1000):
+            player, view = mover(ann, bob, game_id)
+            if view["status"] == "finished" or gin.gin_action(view):
+                break
+            apis[player].act(game_id, bot.choose_action(view, knock_at=0), version=view["version"])
+        if gin.gin_action(view):
+            break
+        ann.run("forget", game_id)
+        bob.run("forget", game_id)
+    else:
+        pytest.fail("no gin came up in three matches")
+    done = player.json("gin", "-g", game_id)
+    assert done["last_hand"]["result"] in ("gin", "big_gin") and done["last_hand"]["knocker"] == done["seat"]
+    assert done["last_hand"]["hand"] == view["hand_number"]
+
+
+def test_resign_needs_yes_and_ends_the_match_and_forget_drops_the_token(players):
+    ann, bob = players
+    game_id = start_game(ann, bob)
+    refused = ann.run("resign", check=2)
+    assert "--yes" in refused.stderr and ann.json("show")["status"] == "active"
+    ann.run("resign", "--yes")
+    shown = bob.run("show", "--plain").stdout
+    assert "The match is over: You win" in shown and "(by resignation)" in shown
+    assert "over: you won" in bob.run("list").stdout
+    bob.run("forget", game_id[:5])
+    assert bob.games() == {}
+    assert "no games yet" in bob.run("show", check=2).stderr
