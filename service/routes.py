@@ -12,7 +12,7 @@ from .notify import contacts, longpoll
 from .notify.schemas import WaitQuerySchema
 from .rules import Rules
 from .schemas import (ActionSchema, CreatedGameSchema, CreateGameSchema, EventsPageSchema,
-                      EventsQuerySchema, GameViewSchema, JoinedGameSchema, JoinGameSchema)
+                      EventsQuerySchema, GameViewSchema, JoinedGameSchema, JoinGameSchema, VIEW_EXAMPLE)
 
 games = Blueprint("games", __name__, description="Games, seats, moves and history")
 
@@ -73,7 +73,7 @@ def join_game(args, game_id):
 @games.route("/games/<game_id>", methods=["GET"])
 @games.doc(security=BEARER, parameters=[IF_NONE_MATCH])
 @games.arguments(WaitQuerySchema, location="query")
-@games.response(200, GameViewSchema, headers=ETAG_HEADER)
+@games.response(200, GameViewSchema, headers=ETAG_HEADER, example=VIEW_EXAMPLE)
 @games.alt_response(304, description="Not modified: the version named in If-None-Match is current",
                     headers=ETAG_HEADER)
 @problems(games, "invalid-token", "validation-error")
@@ -95,7 +95,7 @@ def get_game(query, game_id):
         "draw": {"value": {"type": "draw", "from": "stock"}},
         "discard": {"value": {"type": "discard", "card": "7H"}},
         "knock": {"value": {"type": "knock", "discard": "KD", "melds": [["7C", "8C", "9C"]]}}}}}})
-@games.response(200, GameViewSchema, headers=ETAG_HEADER)
+@games.response(200, GameViewSchema, headers=ETAG_HEADER, example=VIEW_EXAMPLE)
 @problems(games, "malformed-json", "invalid-token", "payload-too-large", "unsupported-media-type",
           "validation-error", "idempotency-key-reused", "version-mismatch", "game-not-started",
           *ENGINE_CODES)

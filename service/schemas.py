@@ -156,6 +156,30 @@ class GameViewSchema(ma.Schema):
     rules = f.Dict(**_doc("Every rules option's value, plus the preset"))
 
 
+# A real view (seat 1 just took the upcard), for the spec's examples.
+VIEW_EXAMPLE = {
+    "game_id": "MKsaxqYqE1pJxqt2oSEDug", "version": 3, "status": "active",
+    "players": [{"seat": 0, "name": "Ann"}, {"seat": 1, "name": "Bob"}],
+    "deadline": "2026-11-25T06:16:59.487114+00:00",
+    "deal_commitment": "b8eb24b0c117d83404b10e2a4174e465371a12a6dd81193c24003885bee1b4c8",
+    "revealed_deals": [], "seat": 1, "phase": "discard", "to_move": 1, "dealer": 0, "hand_number": 1,
+    "hand": ["AC", "2C", "9C", "QC", "AD", "4H", "TH", "QH", "KH", "AS", "JS"],
+    "arrangement": {"melds": [["AC", "AD", "AS"]], "deadwood": ["2C", "9C", "QC", "4H", "TH", "QH", "KH", "JS"],
+                    "deadwood_points": 65, "best_discard": "QC", "deadwood_after_discard": 55},
+    "opponent": {"seat": 0, "card_count": 10, "known_cards": []},
+    "discard_pile": [], "stock_count": 31, "knock_limit": 10, "multiplier": 1,
+    "legal_actions": [{"type": "discard", "card": c} for c in ("AC", "2C", "QC", "AD", "4H", "TH", "QH", "KH", "AS", "JS")],
+    "can_resign": True,
+    "scores": {"games": [{"totals": [0, 0], "hands_won": [0, 0], "closed": False, "final": None}],
+               "hands_won": [0, 0], "sheet": []},
+    "last_hand": None, "result": None,
+    "rules": {"knock_limit": 10, "knocking_allowed": True, "oklahoma": False, "gin_bonus": 25, "undercut_bonus": 25,
+              "undercut_on_tie": True, "big_gin": True, "big_gin_bonus": 31, "target": 100, "game_bonus": 100,
+              "box_bonus": 25, "shutout": "double", "next_dealer": "alternate", "scoring": "single",
+              "last_discard_rule": "void", "preset": "standard"},
+}
+
+
 class LinksSchema(ma.Schema):
     game = f.String()
     join = f.String()

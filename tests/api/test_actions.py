@@ -64,6 +64,8 @@ def test_rule_errors_are_422_naming_card_and_phase(client, app):
     ]
     taken_card = next(c for c in seen["hand"] if {"type": "discard", "card": c} not in seen["legal_actions"])
     cases.append(({"type": "discard", "card": taken_card}, "cannot-discard-taken-card", taken_card))
+    if seen["arrangement"]["deadwood_points"] > 0:  # else the 11 cards are a Big Gin
+        cases.append(({"type": "big_gin"}, "big-gin-not-allowed", "Big Gin"))
     for action, code, named in cases:
         response = act(client, game, seat, action)
         assert response.status_code == 422, (action, response.get_json())
