@@ -333,12 +333,16 @@ class Match:
         return events + self._end_match(reason, winner=1 - seat)
 
     def _end_match(self, reason: str, winner: int | None = None) -> list[dict]:
-        net = net_margin(self.games)
-        if winner is None:
+        net = net_margin(self.games)  # seat 0's lead over the closed games
+        if winner is None and len(self.games) == 1:
+            # Single scoring: whoever reached the target wins, even if the boxes leave the
+            # other player with the higher final total (the margin is then negative).
+            winner = self.games[0]["final"]["winner"]
+        elif winner is None:
             winner = 0 if net > 0 else 1 if net < 0 else None
         self.phase, self.to_move = "match_over", None
         self.result = {
-            "winner": winner, "reason": reason, "margin": abs(net),
+            "winner": winner, "reason": reason, "margin": net if winner != 1 else -net,
             "totals": [sum((g["final"] or g)["totals"][s] for g in self.games) for s in (0, 1)],
             "games": copy.deepcopy(self.games), "hands_won": list(self.wins),
         }

@@ -293,8 +293,6 @@ def first_chance_knock(match, knocker):
     return match.apply(knocker, Knock(cards("4S")[0]))
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: scoring.net_margin/_end_match name the seat with the "
-                   "higher final total as match winner; RULES.md says the player reaching the target wins")
 def test_the_player_who_reaches_the_target_wins_even_with_the_lower_final_total():
     # RULES.md: "Hands are played until a player's total reaches the target (100) or more; that
     # player wins." (004: "The first player scoring 100 points wins the game".) Seat 1 wins six
