@@ -50,9 +50,6 @@ class VacationOutSchema(ma.Schema):
 
 
 class WaitQuerySchema(ma.Schema):
-    class Meta:
-        unknown = ma.RAISE
-
     wait = f.Integer(strict=False, validate=v.Range(0, 60), metadata={
         "description": "Long-poll: wait up to this many seconds (max 60) for the version to change"})
     version = f.Integer(validate=v.Range(min=0), metadata={

@@ -41,6 +41,12 @@ class Catcher:
         self.messages: list[tuple[list[str], email.message.EmailMessage]] = []
         self.lock = threading.Lock()
 
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        if address.startswith("refused"):
+            return "550 5.1.1 no such user here"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
     async def handle_DATA(self, server, session, envelope):
         message = email.message_from_bytes(envelope.original_content or envelope.content,
                                            policy=email.policy.default)
