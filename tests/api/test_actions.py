@@ -77,12 +77,13 @@ def test_rule_errors_are_422_naming_card_and_phase(client, app):
 def test_knock_over_the_limit_and_bad_melds_are_refused(client):
     game = new_game(client, rules={"knock_limit": 0})  # only gin may knock
     seat, seen = to_discard_phase(client, game)
-    if seen["arrangement"]["deadwood_after_discard"] > 0:
-        card = seen["hand"][0]
+    card = next(a["card"] for a in seen["legal_actions"] if a["type"] == "discard")  # not the taken card
+    if seen["arrangement"]["deadwood_after_discard"] > 0:  # else the dealt hand is gin already
         response = act(client, game, seat, {"type": "knock", "discard": card})
         assert response.status_code == 422 and response.get_json()["code"] == "deadwood-over-limit"
-    response = act(client, game, seat, {"type": "knock", "discard": seen["hand"][0],
-                                         "melds": [[seen["hand"][1], seen["hand"][2]]]})
+        assert card in response.get_json()["detail"]
+    others = [c for c in seen["hand"] if c != card]
+    response = act(client, game, seat, {"type": "knock", "discard": card, "melds": [others[:2]]})
     assert response.status_code == 422 and response.get_json()["code"] == "invalid-meld"
 
 
