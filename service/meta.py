@@ -1,6 +1,7 @@
 """Service routes that are not about games: the health check and the human-readable docs page."""
 from __future__ import annotations
 
+import re
 from html import escape
 
 from flask import Response
@@ -47,16 +48,18 @@ def render_docs(spec: dict) -> str:
         for method, op in operations.items():
             if method == "parameters":
                 continue
-            parts.append(f"<h3 id=\"{escape(op.get('operationId', ''))}\"><code>{method.upper()} "
-                         f"{escape(path)}</code></h3><p>{escape(op.get('summary', ''))} "
-                         f"{escape(op.get('description', ''))}</p>")
+            anchor = re.sub(r"[^a-z0-9]+", "-", f"{method} {path}".lower()).strip("-")
+            parts.append(f'<h3 id="{anchor}"><code>{method.upper()} {escape(path)}</code></h3>'
+                         f"<p>{_text(op.get('summary', ''))} {_text(op.get('description', ''))}</p>")
             params = [p for p in op.get("parameters", []) if isinstance(p, dict) and "name" in p]
             if params:
                 parts.append("<p>Parameters: " + ", ".join(
                     f"<code>{escape(p['name'])}</code> ({escape(p['in'])})" for p in params) + "</p>")
+            responses = sorted(op.get("responses", {}).items(), key=lambda item: str(item[0]))
             parts.append("<ul>" + "".join(
-                f"<li><b>{escape(str(status))}</b> {escape(resp.get('description', ''))}</li>"
-                for status, resp in op.get("responses", {}).items() if isinstance(resp, dict)) + "</ul>")
+                f"<li><b>{escape(str(status))}</b> "
+                f"{_text(resp.get('description', 'any error: a problem document'))}</li>"
+                for status, resp in responses) + "</ul>")
     parts.append("<h2>Problem codes</h2><table><tr><th>code</th><th>status</th><th>meaning</th></tr>")
     parts += [f'<tr id="problem-{code}"><td><code>{code}</code></td><td>{status}</td><td>{escape(text)}</td></tr>'
               for code, (status, text) in sorted(CATALOGUE.items())]
@@ -64,3 +67,8 @@ def render_docs(spec: dict) -> str:
     style = "body{font-family:sans-serif;max-width:60em;margin:auto;padding:1em}code{background:#eee}"
     return (f"<!doctype html><html><head><meta charset=\"utf-8\"><title>{escape(spec['info']['title'])}"
             f"</title><style>{style}</style></head><body>{''.join(parts)}</body></html>")
+
+
+def _text(markdown: str) -> str:
+    """Escaped text, with the spec's `code` spans shown as code."""
+    return re.sub(r"`([^`]+)`", r"<code>\1</code>", escape(markdown))
