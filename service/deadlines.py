@@ -17,11 +17,11 @@ from sqlalchemy import select
 
 from .extensions import db
 from .notify.models import GameClock, Vacation
+from .notify.settings import setting
 from .rules import IllegalAction
 
 DEFAULT_MOVE_TIME_HOURS = 72
 MAX_MOVE_TIME_HOURS = 24 * 60
-VACATION_DAYS_PER_GAME = 7  # per seat; app.config["VACATION_DAYS_PER_GAME"] overrides
 REMINDER_FRACTION = 0.25  # the reminder goes out when this share of the move time is left
 
 
@@ -118,7 +118,7 @@ def claim_timeout(game_id: str, match, seat: int, moment: datetime) -> list[dict
 
 
 def vacation_days_left(game_id: str, seat: int) -> int:
-    cap = current_app.config.get("VACATION_DAYS_PER_GAME", VACATION_DAYS_PER_GAME)
+    cap = setting("VACATION_DAYS_PER_GAME")
     used = sum(db.session.scalars(select(Vacation.days).where(Vacation.game_id == game_id,
                                                                Vacation.seat == seat)))
     return cap - used

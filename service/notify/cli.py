@@ -28,7 +28,7 @@ def worker_command(once: bool, interval: float) -> None:
     """Deliver the outbox (mail, webhooks) with retries; send reminders and digests."""
     from .worker import Worker
     worker = Worker()
-    click.echo(f"notify worker {worker.name} running")
+    click.echo(f"notify worker {worker.name} running", err=True)
     worker.run(stop=None if once else _stop_on_signals(), interval=interval, until_idle=once)
 
 
@@ -37,10 +37,13 @@ def worker_command(once: bool, interval: float) -> None:
 @click.option("--port", default=2525, show_default=True, type=int)
 def smtpd_command(host: str, port: int) -> None:
     """Listen for replies by SMTP (moves by email) until stopped."""
+    import logging
+
     from .smtpd import controller
+    logging.getLogger("mail.log").setLevel(logging.WARNING)  # aiosmtpd logs every SMTP command at INFO
     listener = controller(current_app._get_current_object(), host, port)
     listener.start()
-    click.echo(f"listening for mail on {host}:{port}")
+    click.echo(f"listening for mail on {host}:{port}", err=True)
     try:
         _stop_on_signals().wait()
     finally:

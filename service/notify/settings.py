@@ -7,7 +7,7 @@ import os
 from flask import current_app
 
 DEFAULTS = {
-    "BASE_URL": "http://127.0.0.1:5000",  # public URL of the API, for links in mails
+    "BASE_URL": "http://127.0.0.1:8000",  # public URL of the API, for links in mails
     "MAIL_DOMAIN": "gin.localhost",  # reply addresses are play+<secret>@MAIL_DOMAIN
     "MAIL_FROM": None,  # default: "Gin Rummy <gin@MAIL_DOMAIN>"
     "SMTP_HOST": "127.0.0.1",
@@ -26,11 +26,12 @@ DEFAULTS = {
     "NOTIFY_LEASE_SECONDS": 300.0,  # a claim outlives any one delivery (SMTP/webhook timeouts)
     "NOTIFY_BATCH": 20,
     "DIGEST_HOURS": 24.0,
+    "VACATION_DAYS_PER_GAME": 7,  # per seat and game
 }
 _TYPES = {"SMTP_PORT": int, "SMTP_STARTTLS": bool, "SMTP_TIMEOUT": float, "WEBHOOK_TIMEOUT": float,
           "WEBHOOK_ALLOW_PRIVATE": bool, "NOTIFY_RETRY_BASE_SECONDS": float,
           "NOTIFY_RETRY_MAX_SECONDS": float, "NOTIFY_MAX_ATTEMPTS": int, "NOTIFY_LEASE_SECONDS": float,
-          "NOTIFY_BATCH": int, "DIGEST_HOURS": float}
+          "NOTIFY_BATCH": int, "DIGEST_HOURS": float, "VACATION_DAYS_PER_GAME": int}
 
 
 def setting(name: str):

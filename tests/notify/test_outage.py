@@ -132,3 +132,31 @@ def test_webhook_receiver_down_then_up_each_event_once_and_signed(nclient, notif
         assert body["data"]["view"]["seat"] == seat
     turns = [payload(r)["data"] for r in delivered if payload(r)["type"] == "turn.started"]
     assert turns and all(t["your_turn"] and t["deadline"] for t in turns)
+
+
+def readme_verify():
+    """The webhook verification snippet of README.md, as a function (its clock is given)."""
+    from pathlib import Path
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    snippet = readme.split("Verifying one", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+    namespace: dict = {}
+    exec(snippet, namespace)  # noqa: S102 - our own documentation, checked to work
+    return namespace
+
+
+def test_the_readme_snippet_verifies_a_delivered_webhook(nclient, notify_app, receiver):
+    game = start_game(nclient, contact0={"webhook_url": receiver.url})
+    secret = game["created"]["contact"]["webhook_secret"]
+    deliver(notify_app)
+    [request] = receiver.delivered()
+    namespace = readme_verify()
+    stamp = int(request["headers"]["webhook-timestamp"])
+    namespace["time"] = type("Clock", (), {"time": staticmethod(lambda: stamp + 60)})
+    headers = {k.lower(): v for k, v in request["headers"].items()}
+    body = request["body"].encode()
+    assert namespace["verify"](secret, headers, body)
+    tampered = body.replace(b'"seat":0', b'"seat":1')
+    assert tampered != body and not namespace["verify"](secret, headers, tampered)
+    assert not namespace["verify"]("whsec_" + "B" * 32, headers, body)
+    namespace["time"] = type("Clock", (), {"time": staticmethod(lambda: stamp + 3600)})
+    assert not namespace["verify"](secret, headers, body)
