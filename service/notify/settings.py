@@ -27,11 +27,13 @@ DEFAULTS = {
     "NOTIFY_BATCH": 20,
     "DIGEST_HOURS": 24.0,
     "VACATION_DAYS_PER_GAME": 7,  # per seat and game
+    "NOTIFY_KEEP_DAYS": 14.0,  # sent outbox rows are kept this long, reply secrets twice as long
 }
 _TYPES = {"SMTP_PORT": int, "SMTP_STARTTLS": bool, "SMTP_TIMEOUT": float, "WEBHOOK_TIMEOUT": float,
           "WEBHOOK_ALLOW_PRIVATE": bool, "NOTIFY_RETRY_BASE_SECONDS": float,
           "NOTIFY_RETRY_MAX_SECONDS": float, "NOTIFY_MAX_ATTEMPTS": int, "NOTIFY_LEASE_SECONDS": float,
-          "NOTIFY_BATCH": int, "DIGEST_HOURS": float, "VACATION_DAYS_PER_GAME": int}
+          "NOTIFY_BATCH": int, "DIGEST_HOURS": float, "VACATION_DAYS_PER_GAME": int,
+          "NOTIFY_KEEP_DAYS": float}
 
 
 def setting(name: str):

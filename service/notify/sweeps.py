@@ -10,13 +10,13 @@ import secrets
 from collections import defaultdict
 from datetime import datetime, timedelta
 
-from sqlalchemy import select, update
+from sqlalchemy import delete, select, update
 
 from .. import deadlines
 from ..extensions import db
 from ..tokens import hash_secret
 from . import compose, dispatch, message, outbox
-from .models import Contact, GameClock, MailToken
+from .models import Contact, GameClock, InboundMail, MailToken, OutboxMessage
 from .settings import setting
 
 BATCH = 50
@@ -124,3 +124,19 @@ def write_digest(to: str, contacts: list[Contact], moment: datetime) -> int:
         reply_to=my_turn[0].reply_address if len(scenes) == 1 and my_turn else None, unsubscribe=unsubscribe)
     outbox.enqueue("mail", "digest", to, message.serialise(mail), message_id, moment=moment)
     return 1
+
+
+def sweep_old_rows(moment: datetime | None = None) -> int:
+    """Forget what is no longer needed: delivered (or given-up) outbox rows after
+    NOTIFY_KEEP_DAYS (their text holds reply secrets), reply secrets and inbound message ids after
+    twice that (a reply that old is answered as from an unknown address)."""
+    moment = moment or deadlines.now()
+    keep = timedelta(days=setting("NOTIFY_KEEP_DAYS"))
+
+    def work():
+        removed = db.session.execute(delete(OutboxMessage).where(
+            OutboxMessage.status != outbox.PENDING, OutboxMessage.created_at < moment - keep)).rowcount
+        removed += db.session.execute(delete(MailToken).where(MailToken.created_at < moment - 2 * keep)).rowcount
+        removed += db.session.execute(delete(InboundMail).where(InboundMail.received_at < moment - 2 * keep)).rowcount
+        return removed
+    return _transaction(work)

@@ -63,7 +63,7 @@ class Worker:
                       setting("WEBHOOK_TIMEOUT"), setting("WEBHOOK_ALLOW_PRIVATE"))
 
     def sweep(self) -> int:
-        return sweeps.sweep_clocks() + sweeps.sweep_digests()
+        return sweeps.sweep_clocks() + sweeps.sweep_digests() + sweeps.sweep_old_rows()
 
     def run(self, stop: threading.Event | None = None, interval: float = 1.0, until_idle: bool = False,
             sweep_every: float = 30.0) -> None:

@@ -160,3 +160,23 @@ def test_the_readme_snippet_verifies_a_delivered_webhook(nclient, notify_app, re
     assert not namespace["verify"]("whsec_" + "B" * 32, headers, body)
     namespace["time"] = type("Clock", (), {"time": staticmethod(lambda: stamp + 3600)})
     assert not namespace["verify"](secret, headers, body)
+
+
+def test_old_delivered_rows_and_secrets_are_forgotten_pending_ones_kept(nclient, notify_app, mail_server, clock):
+    start_game(nclient, move_time_hours=None, contact0={"email": ANN}, contact1={"email": BOB})
+    deliver(notify_app)
+    mail_server.stop()
+    start_game(nclient, move_time_hours=None, contact0={"email": ANN})  # not deliverable: stays pending
+    clock.advance(days=15)
+    deliver(notify_app)
+    rows = outbox_rows(notify_app)
+    assert [r.status for r in rows] == ["pending"] and rows[0].attempts >= 1
+    from service.extensions import db
+    from service.notify.models import MailToken
+    with notify_app.app_context():
+        assert db.session.query(MailToken).count() == 3  # reply secrets live twice as long
+    clock.advance(days=15)
+    deliver(notify_app)
+    with notify_app.app_context():
+        assert db.session.query(MailToken).count() == 0
+    assert len(outbox_rows(notify_app)) == 1

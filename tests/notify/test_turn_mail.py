@@ -64,7 +64,7 @@ def test_reply_secret_and_bearer_tokens_are_never_stored_or_mailed(nclient, noti
 
 
 def test_a_whole_match_by_http_mails_turns_hands_and_result_without_leaking(nclient, notify_app, mail_server):
-    game = start_game(nclient, rules={"preset": "standard", "target": 25},
+    game = start_game(nclient, rules={"preset": "standard", "target": 10},
                       contact0={"email": ANN}, contact1={"email": BOB})
     seen_mails = 0
     hand_ends, finals = {0: 0, 1: 0}, {0: None, 1: None}
