@@ -301,7 +301,8 @@ def body(scene: Scene, kind: str = "update", answer: list[str] | None = None) ->
     happened = [line for line in (describe_event(e, scene) for e in scene.events
                                   if e.get("hand") == current or e.get("type") in SUMMARY_EVENTS) if line]
     if happened:
-        out += ["", "Since your last move:" if scene.moved else "So far:"] + [f"  {line}" for line in happened]
+        label = "What happened:" if kind == "answer" else "Since your last move:" if scene.moved else "So far:"
+        out += ["", label] + [f"  {line}" for line in happened]
     # Both hands and the score sheet, in the mails about a hand's end (an answer's events are only
     # what its own commands caused, so a knock by mail is answered with the hand's record too).
     ended = [e.get("record") for e in scene.events if e.get("type") in ("hand_end", "hand_void")
@@ -326,6 +327,8 @@ def reply_lines(scene: Scene) -> list[str]:
         out += ["", "To play, reply to this mail with commands, one per line"
                 + (" (e.g. `take` then `discard 7H`):" if commands else ".")]
         out += [f"  {line}" for line in commands]
+        if not scene.my_turn and scene.deadline and scene.now > scene.deadline:
+            out.append("  claim           win the match on time: your opponent's deadline has passed")
         out.append("  resign          give up the match")
         out.append(f"Replies go to {scene.reply_address}; it plays only while the game is at version "
                    f"{scene.version}.")
@@ -334,7 +337,7 @@ def reply_lines(scene: Scene) -> list[str]:
     return out
 
 
-def error_answer(problem: str, applied: list[str], scene: Scene) -> list[str]:
+def error_answer(problem: str, applied: list[str]) -> list[str]:
     lines = []
     if applied:
         lines.append("Played: " + "; ".join(applied) + ".")

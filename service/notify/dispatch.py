@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import secrets
 from contextvars import ContextVar
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import func, select
@@ -19,7 +19,7 @@ from .. import deadlines
 from ..extensions import db
 from ..tokens import hash_secret
 from . import compose, message, outbox
-from .contacts import contacts_of
+from .contacts import contact_of, contacts_of
 from .models import InboundMail, MailToken
 from .settings import setting
 
@@ -38,7 +38,7 @@ class MailReply:
     message_id: str  # the reply's own Message-ID, for threading and for playing it only once
     fallback: str  # its From address, used if the seat has no email on file
     since_seq: int  # the answer lists what happened after this event (the reply's own effects)
-    failure: list[str] = field(default_factory=list)
+    failure: str | None = None  # why the reply (or its last command tried) was not played
 
 
 reply_context: ContextVar[MailReply | None] = ContextVar("reply_context", default=None)
@@ -95,12 +95,11 @@ def seat_events(game, seat: int, after: int) -> list[dict]:
     return events_page(game, seat, after, MAX_EVENTS)["events"]
 
 
-def scene_for(game, match, seat: int, moment: datetime, *, after: int | None = None,
-              with_reply: bool = True) -> compose.Scene:
+def scene_for(game, match, seat: int, moment: datetime, *, after: int | None = None) -> compose.Scene:
     """The seat's picture of the game now, with a fresh reply address bound to this version."""
     names = {s.seat: s.name for s in game.seats}
     after = last_own_seq(game.id, seat) if after is None else after
-    reply = new_reply_address(game.id, seat, game.version, moment) if with_reply and not match.is_over else None
+    reply = None if match.is_over else new_reply_address(game.id, seat, game.version, moment)
     return compose.Scene(
         game_id=game.id, version=game.version, seat=seat, names=names, view=match.view(seat),
         now=moment, events=seat_events(game, seat, after), deadline=deadlines.deadline_of(game.id),
@@ -134,11 +133,10 @@ def write_mail(game, match, seat: int, to: str, kind: str, moment: datetime) -> 
 
 def write_answer(game, match, seat: int, reply: MailReply, moment: datetime) -> None:
     """The answer to a reply that played (or tried to): what was played, what failed, the state."""
-    from .contacts import contact_of
     contact = contact_of(game.id, seat)
     to = (contact.email if contact and contact.email else None) or reply.fallback
     scene = scene_for(game, match, seat, moment, after=reply.since_seq)
-    lines = (compose.error_answer(reply.failure[0], reply.played, scene) if reply.failure
+    lines = (compose.error_answer(reply.failure, reply.played) if reply.failure
              else ["Played: " + "; ".join(reply.played) + "."])
     subject = compose.answer_subject(scene, reply.played, bool(reply.failure))
     enqueue_mail(scene, "answer", to, subject, compose.body(scene, "answer", lines),
@@ -152,7 +150,6 @@ def record_inbound(message_id: str, game_id: str | None, outcome: str, moment: d
 
 
 def write_webhook(game, match, seat: int, event_type: str, moment: datetime) -> None:
-    from .contacts import contact_of
     contact = contact_of(game.id, seat)
     view = match.view(seat)
     deadline = deadlines.deadline_of(game.id)

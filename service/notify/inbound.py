@@ -172,8 +172,8 @@ def play_reply(msg: EmailMessage, message_id: str, sender: str, game_id: str, se
                     raise Stale("the game no longer exists")
                 if game.version != expected:
                     raise Stale(f"this reply answers version {expected} of the game, but it is at version "
-                                f"{game.version} now (a move was made since). Nothing was played; "
-                                "the current state is below: reply to this mail instead")
+                                f"{game.version} now (a move was made since). The current state is "
+                                "below: reply to this mail instead")
                 action = resolve(command, store.started_match(game).view(seat))
                 context = dispatch.reply_context.set(dispatch.MailReply(
                     seat, played + [str(command)], message_id, sender, since) if last else None)
@@ -203,5 +203,5 @@ def answer_failure(game_id: str, seat: int, played: list[str], problem: str, mes
     if match is None:
         dispatch.record_inbound(message_id, game_id, "failed", moment)
         return
-    reply = dispatch.MailReply(seat, played, message_id, sender, since, failure=[problem])
+    reply = dispatch.MailReply(seat, played, message_id, sender, since, failure=problem)
     dispatch.write_answer(game, match, seat, reply, moment)

@@ -88,6 +88,7 @@ def test_time_up_notice_then_claim_by_email_or_the_game_goes_on(nclient, notify_
     sweep(notify_app)
     [notice] = [m for m in mail_server.catcher.to(EMAILS[waiting]) if "time is up" in m["Subject"]]
     assert "Reply `claim` to win the match on time" in text(notice)
+    assert "\n  claim           win the match on time" in text(notice)
     # The late seat may still move (nobody claimed yet): its opponent's clock starts afresh.
     assert act(nclient, game, late, {"type": "pass"}).status_code == 200
     assert view(nclient, game, 0)["deadline"] == at(16.5).isoformat()
