@@ -4,6 +4,7 @@ from __future__ import annotations
 import pytest
 
 from service.notify.commands import CommandError, parse_commands, resolve, strip_reply, subject_text
+from service.notify.inbound import parse, text_of
 from service.notify.webhooks import sign, verify
 
 
@@ -72,3 +73,15 @@ def test_webhook_signature_matches_the_standard_webhooks_vector():
     assert not verify(secret, headers, body + " ", now=stamp + 10)  # body changed
     assert not verify(secret, headers, body, now=stamp + 3600)  # too old: a replay
     assert not verify("whsec_" + "A" * 32, headers, body, now=stamp)  # another secret
+
+
+def test_html_only_and_multipart_replies_are_read_as_text():
+    html = (b"From: ann@example.org\r\nContent-Type: text/html; charset=utf-8\r\n\r\n"
+            b"<div>take<br>discard 7H</div><blockquote>Your turn, Ann<br>pass</blockquote>")
+    assert parse_commands(strip_reply(text_of(parse(html))))[1].verb == "discard"
+    assert "pass" not in strip_reply(text_of(parse(html)))
+    multipart = (b"From: ann@example.org\r\nMIME-Version: 1.0\r\n"
+                 b"Content-Type: multipart/alternative; boundary=b\r\n\r\n"
+                 b"--b\r\nContent-Type: text/plain\r\n\r\nknock 9C\r\n"
+                 b"--b\r\nContent-Type: text/html\r\n\r\n<p>resign</p>\r\n--b--\r\n")
+    assert strip_reply(text_of(parse(multipart))) == "knock 9C"

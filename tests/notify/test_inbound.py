@@ -220,3 +220,11 @@ def test_the_pipe_command_reads_one_message_from_standard_input(nclient, notify_
     assert again.exit_code == 0 and again.output.startswith("duplicate"), again.output
     http = act(nclient, game, 1 - seat, {"type": "pass"})  # HTTP and mail moves share one game
     assert http.status_code == 200
+    deliver(notify_app)
+    # Commands in the subject, with an empty body, play too.
+    mail = latest(mail_server.catcher, EMAILS[seat])
+    raw = (f"From: {EMAILS[seat]}\r\nTo: {reply_address(mail)}\r\nSubject: Re: draw stock\r\n"
+           "Message-ID: <subject@example.org>\r\n\r\n\r\n").encode()
+    result = notify_app.test_cli_runner().invoke(args=["notify", "inbound"], input=raw)
+    assert result.output.startswith("played: draw stock"), result.output
+    assert len(view(nclient, game, seat)["hand"]) == 11
