@@ -1,0 +1,442 @@
+"""The service under load, on SQLite and PostgreSQL: throughput, latency, scale, storage, memory.
+
+    .venv/bin/python bench/bench_load.py [throughput] [scale] [storage] [--db sqlite,postgresql]
+        [--clients 4] [--workers 2] [--seconds 10] [--small 1000] [--large 1000000] [--matches 10]
+
+- throughput: client processes play real games through gunicorn (GET the mover's view, POST its
+  move); actions/s, requests/s and p50/p99 latency of each request kind; then the same clients
+  hammer a bare Flask endpoint doing one locked read and one write on the same database (the
+  floor: bench/floor_app.py, bench/floor_pg_app.py). Also the peak RSS (VmHWM) of every worker.
+- scale: the same GET + POST latency with --small and then --large games stored (seeded in bulk:
+  one transaction of executemany on SQLite, COPY on PostgreSQL), their ratio, and every statement
+  of the request path explained (index or scan).
+- storage: bytes stored per finished 100-point match, per table (SQLite dbstat after VACUUM;
+  PostgreSQL pg_total_relation_size after VACUUM FULL), from --matches whole matches.
+
+PostgreSQL parts run when TEST_DATABASE_URL (or --pg-url) names a server; each run works in a
+fresh schema and drops it. Rate limits are off. Figures only: nothing here asserts on time.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import os
+import platform
+import shlex
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from contextlib import contextmanager
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ["RATELIMIT_ENABLED"] = "false"  # the bench measures the game path, not the limiter
+
+from bench.bench_api import call, hammer_floor  # noqa: E402
+from tests.api.helpers import choose  # noqa: E402
+from tests.conftest import launch_gunicorn, start_gunicorn, stop_gunicorn  # noqa: E402
+
+PG_DEFAULT = os.environ.get("TEST_DATABASE_URL", "")
+# A filler game is a real finished match's game row and seats, but only its first deals and
+# events: a whole match's ~700 events each would make a million games some 180 GB. The lookups
+# measured go through indexes on (game_id, ...), whose depth this many rows already sets.
+FILLER_DEALS, FILLER_EVENTS = 2, 10
+
+
+# -- databases -------------------------------------------------------------------------------
+
+@contextmanager
+def fresh_database(kind: str, directory: Path, pg_url: str):
+    """(service URL, floor environment) for a new SQLite file or a new PostgreSQL schema."""
+    if kind == "sqlite":
+        path = directory / f"bench-{uuid.uuid4().hex[:6]}.sqlite3"
+        yield f"sqlite:///{path}", ("floor_app:app", {"FLOOR_DATABASE": str(path)})
+        return
+    import sqlalchemy as sa
+    schema = f"bench_{uuid.uuid4().hex[:10]}"
+    engine = sa.create_engine(pg_url)
+    with engine.begin() as connection:
+        connection.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
+    url = f"{pg_url}{'&' if '?' in pg_url else '?'}options=-csearch_path%3D{schema}"
+    try:
+        yield url, ("floor_pg_app:app", {"FLOOR_DATABASE_URL": url})
+    finally:
+        with engine.begin() as connection:
+            connection.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))
+        engine.dispose()
+
+
+def worker_pids(master: int) -> list[int]:
+    children = Path(f"/proc/{master}/task/{master}/children")
+    return [int(pid) for pid in children.read_text().split()] if children.exists() else []
+
+
+def peak_rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+# -- clients ------------------------------------------------------------------------------------
+
+def play_timed(base_url: str, seconds: float, games_at_once: int, result) -> None:
+    """Play whole games for `seconds`, timing every GET view and POST action (milliseconds)."""
+    gets, posts = [], []
+    started = time.perf_counter()
+    deadline = started + seconds
+    tables = []
+    while time.perf_counter() < deadline:
+        while len(tables) < games_at_once:
+            created = call(base_url, "POST", "/games", {"name": "Ann"}, expect=201)
+            joined = call(base_url, "POST", f"/games/{created['game_id']}/join",
+                          {"invite_code": created["invite_code"], "name": "Bob"}, expect=201)
+            tables.append((f"/games/{created['game_id']}", {0: created["token"], 1: joined["token"]},
+                           joined["game"]["to_move"]))
+        path, tokens, to_move = tables.pop(0)
+        t0 = time.perf_counter()
+        mine = call(base_url, "GET", path, token=tokens[to_move])
+        t1 = time.perf_counter()
+        view = call(base_url, "POST", f"{path}/actions", choose(mine), token=tokens[to_move])
+        t2 = time.perf_counter()
+        gets.append((t1 - t0) * 1000)
+        posts.append((t2 - t1) * 1000)
+        if view["status"] != "finished":
+            tables.append((path, tokens, view["to_move"]))
+    result.put((time.perf_counter() - started, gets, posts))
+
+
+def run_players(base_url: str, clients: int, seconds: float, games_at_once: int = 3):
+    context = multiprocessing.get_context("spawn")
+    queue = context.Queue()
+    processes = [context.Process(target=play_timed, args=(base_url, seconds, games_at_once, queue))
+                 for _ in range(clients)]
+    for process in processes:
+        process.start()
+    results = [queue.get(timeout=seconds + 300) for _ in processes]
+    for process in processes:
+        process.join()
+    elapsed = statistics.mean(r[0] for r in results)
+    gets = [x for r in results for x in r[1]]
+    posts = [x for r in results for x in r[2]]
+    return elapsed, gets, posts
+
+
+def run_floor(floor_url: str, clients: int, seconds: float) -> float:
+    context = multiprocessing.get_context("spawn")
+    queue = context.Queue()
+    processes = [context.Process(target=hammer_floor, args=(floor_url, seconds, n, queue)) for n in range(clients)]
+    for process in processes:
+        process.start()
+    rates = [queue.get(timeout=seconds + 300)[0] for _ in processes]
+    for process in processes:
+        process.join()
+    return sum(rates)
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))] if ordered else float("nan")
+
+
+# -- throughput ---------------------------------------------------------------------------------
+
+def throughput(kind: str, options, directory: Path) -> None:
+    with fresh_database(kind, directory, options.pg_url) as (url, (floor_spec, floor_env)):
+        process, base_url = start_gunicorn(url, workers=options.workers, log_path=directory / f"{kind}.log")
+        try:
+            elapsed, gets, posts = run_players(base_url, options.clients, options.seconds)
+            rss = [peak_rss_mb(pid) for pid in worker_pids(process.pid)]
+        finally:
+            stop_gunicorn(process)
+        import requests
+        floor, floor_url = launch_gunicorn(
+            floor_spec, floor_env, cwd=ROOT / "bench", workers=options.workers,
+            ready=lambda u: requests.post(u + "/bump/0", timeout=5).status_code == 200,
+            log_path=directory / f"{kind}-floor.log")
+        try:
+            floor_rate = run_floor(floor_url, options.clients, options.seconds)
+        finally:
+            stop_gunicorn(floor)
+    actions = len(posts) / elapsed
+    requests_rate = (len(posts) + len(gets)) / elapsed
+    print(f"\n[{kind}] throughput: gunicorn {options.workers} sync workers, {options.clients} client processes, "
+          f"{options.seconds:g} s")
+    print(f"  game:   {actions:7.1f} actions/s, {requests_rate:7.1f} requests/s (GET view + POST action per move)")
+    print(f"          POST action p50 {percentile(posts, 50):6.1f} ms  p99 {percentile(posts, 99):6.1f} ms"
+          f"   ({len(posts)} actions)")
+    print(f"          GET view    p50 {percentile(gets, 50):6.1f} ms  p99 {percentile(gets, 99):6.1f} ms")
+    print(f"  floor:  {floor_rate:7.1f} requests/s (one locked read + one write, same database, same workers)")
+    print(f"  ratio:  game requests/s / floor = {requests_rate / floor_rate:.2f}   "
+          f"actions/s / floor = {actions / floor_rate:.2f}   (target for the game endpoint: 0.60)")
+    print(f"  worker peak RSS (VmHWM): {', '.join(f'{r:.0f} MB' for r in rss)}   (target: 150 MB or less)")
+
+
+# -- scale ----------------------------------------------------------------------------------------
+
+def template_rows(url: str) -> dict:
+    """One real finished match (played in-process), as rows to copy for filler games."""
+    from service import create_app
+    from service.extensions import db
+    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": url})
+    client = app.test_client()
+    # Both seats with an email (and the default move clock): filler games carry contact and clock
+    # rows like real ones, so those lookups meet full tables too.
+    created = client.post("/games", json={"name": "Ann", "rules": {"target": 100},
+                                          "email": "ann@example.org"}).get_json()
+    joined = client.post(f"/games/{created['game_id']}/join", json={
+        "invite_code": created["invite_code"], "name": "Bob", "email": "bob@example.org"}).get_json()
+    game = {"id": created["game_id"], "tokens": {0: created["token"], 1: joined["token"]}}
+    for _ in range(5000):
+        seen = client.get(f"/games/{game['id']}", headers={"Authorization": f"Bearer {game['tokens'][0]}"}).get_json()
+        if seen["status"] == "finished":
+            break
+        seat = seen["to_move"]
+        mine = seen if seat == 0 else client.get(
+            f"/games/{game['id']}", headers={"Authorization": f"Bearer {game['tokens'][1]}"}).get_json()
+        client.post(f"/games/{game['id']}/actions", json=choose(mine),
+                    headers={"Authorization": f"Bearer {game['tokens'][seat]}"})
+    rows = {}
+    with app.app_context():
+        for table, keep in (("games", 1), ("seats", 2), ("deals", FILLER_DEALS), ("events", FILLER_EVENTS),
+                            ("game_clocks", 1), ("contacts", 2)):
+            key = "id" if table == "games" else "game_id"
+            order = f" ORDER BY {'hand' if table == 'deals' else 'seq'}" if table in ("deals", "events") else ""
+            result = db.session.execute(db.text(f"SELECT * FROM {table} WHERE {key} = :id{order}"),
+                                        {"id": game["id"]})
+            rows[table] = (list(result.keys()), [list(r) for r in result][:keep])
+        db.session.rollback()
+        db.engine.dispose()
+    return rows
+
+
+def seed(url: str, first: int, count: int, template: dict) -> float:
+    """Add `count` finished games (copies of the template with fresh ids and token hashes) in bulk."""
+    import hashlib
+    import sqlalchemy as sa
+    started = time.perf_counter()
+    engine = sa.create_engine(url)
+    sqlite = url.startswith("sqlite")
+    batch = 20_000
+    with engine.begin() as connection:
+        raw = connection.connection.dbapi_connection
+        cursor = raw.cursor()
+        for offset in range(first, first + count, batch):
+            rows = {table: [] for table in template}
+            for n in range(offset, min(first + count, offset + batch)):
+                game_id = f"seed{n:018d}"
+                for table, (columns, values) in template.items():
+                    for row in values:
+                        row = dict(zip(columns, row))
+                        if table == "games":
+                            row["id"] = game_id
+                        else:
+                            row["game_id"] = game_id
+                            row.pop("id", None)
+                        if table == "contacts":
+                            row["webhook_secret"] = None
+                        if table == "seats":
+                            row["token_hash"] = hashlib.sha256(f"{game_id}:{row['seat']}".encode()).hexdigest()
+                        rows[table].append(row)
+            for table, records in rows.items():
+                columns = list(records[0])
+                if sqlite:
+                    marks = ", ".join("?" for _ in columns)
+                    cursor.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})",
+                                       [[_plain(r[c]) for c in columns] for r in records])
+                else:
+                    with cursor.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy:
+                        for record in records:
+                            copy.write_row([_plain(record[c]) for c in columns])
+    if not sqlite:
+        with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
+            connection.execute(sa.text("VACUUM ANALYZE"))  # now, not by autovacuum during the timing
+    engine.dispose()
+    return time.perf_counter() - started
+
+
+def _plain(value):
+    return json.dumps(value) if isinstance(value, (dict, list)) else value
+
+
+def request_path_plans(url: str) -> list[tuple[str, str]]:
+    """Every statement one GET view + one POST action runs, with its query plan."""
+    import sqlalchemy as sa
+    from service import create_app
+    from service.extensions import db
+    from tests.api.helpers import new_game
+    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": url})
+    client = app.test_client()
+    game = new_game(client)
+    captured = []
+    with app.app_context():
+        sa.event.listen(db.engine, "before_cursor_execute",
+                        lambda conn, cur, stmt, params, ctx, many: captured.append((stmt, params)))
+    seen = client.get(f"/games/{game['id']}", headers={"Authorization": f"Bearer {game['tokens'][0]}"}).get_json()
+    seat = seen["to_move"]
+    mine = client.get(f"/games/{game['id']}", headers={"Authorization": f"Bearer {game['tokens'][seat]}"}).get_json()
+    captured.clear()
+    client.get(f"/games/{game['id']}", headers={"Authorization": f"Bearer {game['tokens'][seat]}"})
+    client.post(f"/games/{game['id']}/actions", json=choose(mine),
+                headers={"Authorization": f"Bearer {game['tokens'][seat]}"})
+    plans = []
+    with app.app_context():
+        raw = db.engine.raw_connection()
+        try:
+            cursor = raw.cursor()
+            for statement, params in captured:
+                if not statement.lstrip().upper().startswith(("SELECT", "UPDATE", "DELETE")):
+                    continue
+                explain = "EXPLAIN QUERY PLAN " if url.startswith("sqlite") else "EXPLAIN "
+                cursor.execute(explain + statement, params)
+                plan = " | ".join(str(row[-1]) for row in cursor.fetchall())
+                plans.append((" ".join(statement.split())[:90], plan))
+            raw.rollback()
+        finally:
+            raw.close()
+        db.engine.dispose()
+    return plans
+
+
+def scale(kind: str, options, directory: Path) -> None:
+    """Two databases, one with --small and one with --large filler games; measured in turns
+    (small, large, small, large) so that drift on the machine falls on both alike."""
+    from tests.conftest import migrate
+    with fresh_database(kind, directory, options.pg_url) as (small_url, _), \
+            fresh_database(kind, directory, options.pg_url) as (large_url, _):
+        seeded = {}
+        for url, count in ((small_url, options.small), (large_url, options.large)):
+            migrate({"SQLALCHEMY_DATABASE_URI": url})
+            seeded[count] = seed(url, 0, count, template_rows(url))
+        samples = {options.small: ([], []), options.large: ([], [])}
+        for _ in range(2):
+            for url, count in ((small_url, options.small), (large_url, options.large)):
+                process, base_url = start_gunicorn(url, workers=options.workers,
+                                                   log_path=directory / f"{kind}-scale.log")
+                try:
+                    _, gets, posts = run_players(base_url, 1, options.seconds / 2, games_at_once=4)
+                finally:
+                    stop_gunicorn(process)
+                samples[count][0].extend(gets)
+                samples[count][1].extend(posts)
+        plans = request_path_plans(large_url)
+    print(f"\n[{kind}] scale: one client, GET view + POST action on live games, next to filler games "
+          f"(each a finished match: its game, seats, clock, contacts, first {FILLER_DEALS} deals, "
+          f"first {FILLER_EVENTS} events)")
+    for count, (gets, posts) in samples.items():
+        print(f"  {count:>9,} games: GET p50 {percentile(gets, 50):5.1f} ms, POST p50 {percentile(posts, 50):5.1f} ms, "
+              f"p99 {percentile(posts, 99):5.1f} ms ({len(posts)} actions; seeded in {seeded[count]:.0f} s)")
+    (small_gets, small_posts), (large_gets, large_posts) = samples[options.small], samples[options.large]
+    print(f"  ratio {options.large:,} / {options.small:,}: GET {percentile(large_gets, 50) / percentile(small_gets, 50):.2f}, "
+          f"POST {percentile(large_posts, 50) / percentile(small_posts, 50):.2f}   (target: 1.2 or better)")
+    scans = [(s, p) for s, p in plans if ("SCAN" in p and "USING" not in p and "SEARCH" not in p)
+             or "Seq Scan" in p]
+    print(f"  request path ({options.large:,} games): {len(plans)} statements explained, "
+          f"{len(scans)} without an index" + (f" ({'; '.join(p[:40] for _, p in scans)})" if scans else ""))
+    for statement, plan in plans:
+        print(f"    {plan[:70]:70}  {statement}")
+
+
+# -- storage --------------------------------------------------------------------------------------
+
+def table_bytes(url: str) -> dict[str, int]:
+    import sqlalchemy as sa
+    engine = sa.create_engine(url)
+    sizes = {}
+    if url.startswith("sqlite"):
+        with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
+            connection.exec_driver_sql("VACUUM")
+            for name, size in connection.exec_driver_sql("SELECT name, SUM(pgsize) FROM dbstat GROUP BY name"):
+                sizes[name] = size
+    else:
+        with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
+            connection.exec_driver_sql("VACUUM FULL")  # drop the dead row versions every UPDATE leaves
+            tables = connection.exec_driver_sql(
+                "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()").scalars().all()
+            for table in tables:
+                sizes[table] = connection.exec_driver_sql(
+                    f"SELECT pg_total_relation_size('{table}')").scalar()
+    engine.dispose()
+    return sizes
+
+
+def storage(kind: str, options, directory: Path) -> None:
+    from service import create_app
+    from tests.api.helpers import new_game
+    from tests.conftest import migrate
+    with fresh_database(kind, directory, options.pg_url) as (url, _):
+        migrate({"SQLALCHEMY_DATABASE_URI": url})
+        before = table_bytes(url)
+        app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": url})
+        client = app.test_client()
+        moves = hands = 0
+        for _ in range(options.matches):
+            game = new_game(client, rules={"target": 100})
+            while True:
+                seen = client.get(f"/games/{game['id']}",
+                                  headers={"Authorization": f"Bearer {game['tokens'][0]}"}).get_json()
+                if seen["status"] == "finished":
+                    hands += seen["hand_number"]
+                    break
+                seat = seen["to_move"]
+                mine = seen if seat == 0 else client.get(
+                    f"/games/{game['id']}", headers={"Authorization": f"Bearer {game['tokens'][1]}"}).get_json()
+                assert client.post(f"/games/{game['id']}/actions", json=choose(mine),
+                                   headers={"Authorization": f"Bearer {game['tokens'][seat]}"}).status_code == 200
+                moves += 1
+        from service.extensions import db
+        with app.app_context():
+            db.engine.dispose()
+        after = table_bytes(url)
+    grown = {name: after.get(name, 0) - before.get(name, 0) for name in after}
+    total = sum(v for v in grown.values() if v > 0)
+    print(f"\n[{kind}] storage: {options.matches} finished matches to 100 points "
+          f"({hands / options.matches:.1f} hands, {moves / options.matches:.0f} actions per match on average)")
+    print(f"  bytes per match: {total / options.matches:,.0f} (tables and their indexes)")
+    for name, size in sorted(grown.items(), key=lambda kv: -kv[1]):
+        if size > 0:
+            print(f"    {name:40} {size / options.matches:10,.0f}")
+
+
+def machine() -> str:
+    cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
+                if line.startswith("model name")), platform.processor())
+    load = os.getloadavg()[0]
+    return f"{os.cpu_count()} cores, {cpu}, Python {platform.python_version()}, load average {load:.1f} at start"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("parts", nargs="*", default=["throughput", "scale", "storage"],
+                        help="throughput, scale, storage (default: all three)")
+    parser.add_argument("--db", default="sqlite,postgresql")
+    parser.add_argument("--pg-url", default=PG_DEFAULT)
+    parser.add_argument("--clients", type=int, default=4)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--small", type=int, default=1000)
+    parser.add_argument("--large", type=int, default=1_000_000)
+    parser.add_argument("--matches", type=int, default=10)
+    options = parser.parse_args()
+    unknown = set(options.parts) - {"throughput", "scale", "storage"}
+    if unknown:
+        parser.error(f"unknown part(s): {', '.join(sorted(unknown))}")
+    kinds = [k for k in options.db.split(",") if k == "sqlite" or (k == "postgresql" and options.pg_url)]
+    print(f"command: {shlex.join([sys.executable, *sys.argv])}")
+    print(f"machine: {machine()}")
+    if "postgresql" in options.db and not options.pg_url:
+        print("PostgreSQL skipped: set TEST_DATABASE_URL or --pg-url")
+    with tempfile.TemporaryDirectory() as directory:
+        for part in options.parts:
+            for kind in kinds:
+                {"throughput": throughput, "scale": scale, "storage": storage}[part](kind, options, Path(directory))
+                sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
