@@ -110,12 +110,12 @@ def _rate_limit_headers(response):
     limiter = current_app.extensions["gin_limiter"]
     if not limiter.enabled:
         return response
-    tightest = _tightest()
-    if tightest is None:
-        return response
     try:
+        tightest = _tightest()
+        if tightest is None:
+            return response
         values = (tightest.limit.amount, max(0, tightest.remaining), _seconds_until(tightest.reset_at))
-    except Exception:  # the storage went away mid-request: answer without the headers
+    except Exception:  # the storage went away: answer (unlimited) without the headers
         current_app.logger.warning("rate limit storage unavailable; RateLimit headers left out")
         return response
     for name, value in zip(HEADERS, values):

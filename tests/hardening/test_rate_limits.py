@@ -163,3 +163,14 @@ def test_with_redis_gunicorn_workers_count_together(tmp_path, monkeypatch):
         assert statuses.count(200) == 12 and statuses.count(429) == 8, statuses
     finally:
         stop_gunicorn(process)
+
+
+def test_a_dead_redis_leaves_the_service_answering_unlimited(client, db_config, caplog):
+    """A real fault: the configured Redis port has nobody listening. Games go on; no 500."""
+    from ..conftest import free_port
+    limited = limited_app(db_config, RATELIMIT_STORAGE_URI=f"redis://127.0.0.1:{free_port()}",
+                          RATELIMIT_PER_ADDRESS="2 per minute").test_client()
+    for _ in range(4):
+        response = limited.post("/games", json={"name": "Ann"})
+        assert response.status_code == 201 and "RateLimit-Limit" not in response.headers
+    assert any("rate limit" in record.getMessage().lower() for record in caplog.records)
