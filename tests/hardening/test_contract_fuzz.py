@@ -134,4 +134,28 @@ def test_every_operation_honours_the_contract(case, app, game_pool):
     if isinstance(case.query, dict) and type(case.query.get("wait")) is int and 1 < case.query["wait"] <= 60:
         case.query["wait"] = 1  # a long poll that hits the current version would sit out a minute
     response = case.call_and_validate(app=app)
-    game_pool.statuses.append((f"{case.method.upper()} {case.path}", response.status_code))
+    operation = f"{case.method.upper()} {case.path}"
+    game_pool.statuses.append((operation, response.status_code))
+    # Honoured to the letter: a problem answers with one of the codes documented for that status.
+    documented = DOCUMENTED_CODES.get(operation, {}).get(response.status_code)
+    if documented:
+        assert response.json()["code"] in documented, (operation, response.status_code, response.json())
+
+
+def documented_codes() -> dict[str, dict[int, set[str]]]:
+    """From openapi.yaml: per operation and status, the problem codes its examples document."""
+    import yaml
+    spec = yaml.safe_load((ROOT / "openapi.yaml").read_text())
+    codes = {}
+    for path, operations in spec["paths"].items():
+        for method, operation in operations.items():
+            if not isinstance(operation, dict) or "responses" not in operation:
+                continue
+            for status, answer in operation["responses"].items():
+                examples = (answer.get("content", {}).get("application/problem+json", {}) or {}).get("examples")
+                if status.isdigit() and examples:
+                    codes.setdefault(f"{method.upper()} {path}", {})[int(status)] = set(examples)
+    return codes
+
+
+DOCUMENTED_CODES = documented_codes()
