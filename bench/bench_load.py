@@ -1,7 +1,8 @@
 """The service under load, on SQLite and PostgreSQL: throughput, latency, scale, storage, memory.
 
     .venv/bin/python bench/bench_load.py [throughput] [scale] [storage] [--db sqlite,postgresql]
-        [--clients 4] [--workers 2] [--seconds 10] [--small 1000] [--large 1000000] [--matches 10]
+        [--clients 4] [--workers 2] [--threads 1] [--seconds 10] [--small 1000] [--large 1000000]
+        [--matches 10]
 
 - throughput: client processes play real games through gunicorn (GET the mover's view, POST its
   move); actions/s, requests/s and p50/p99 latency of each request kind; then the same clients
@@ -83,6 +84,21 @@ def peak_rss_mb(pid: int) -> float:
     return float("nan")
 
 
+def start_service(url: str, workers: int, log_path, threads: int = 1):
+    """gunicorn on the service; threads > 1 turns its sync workers into gthread ones (the
+    Procfile's choice), through GUNICORN_CMD_ARGS, which only this start sees."""
+    saved = os.environ.get("GUNICORN_CMD_ARGS")
+    if threads > 1:
+        os.environ["GUNICORN_CMD_ARGS"] = f"--threads {threads}"
+    try:
+        return start_gunicorn(url, workers=workers, log_path=log_path)
+    finally:
+        if saved is None:
+            os.environ.pop("GUNICORN_CMD_ARGS", None)
+        else:
+            os.environ["GUNICORN_CMD_ARGS"] = saved
+
+
 # -- clients ------------------------------------------------------------------------------------
 
 def play_timed(base_url: str, seconds: float, games_at_once: int, result) -> None:
@@ -148,7 +164,7 @@ def percentile(values: list[float], p: float) -> float:
 
 def throughput(kind: str, options, directory: Path) -> None:
     with fresh_database(kind, directory, options.pg_url) as (url, (floor_spec, floor_env)):
-        process, base_url = start_gunicorn(url, workers=options.workers, log_path=directory / f"{kind}.log")
+        process, base_url = start_service(url, options.workers, directory / f"{kind}.log", options.threads)
         try:
             elapsed, gets, posts = run_players(base_url, options.clients, options.seconds)
             rss = [peak_rss_mb(pid) for pid in worker_pids(process.pid)]
@@ -165,13 +181,15 @@ def throughput(kind: str, options, directory: Path) -> None:
             stop_gunicorn(floor)
     actions = len(posts) / elapsed
     requests_rate = (len(posts) + len(gets)) / elapsed
-    print(f"\n[{kind}] throughput: gunicorn {options.workers} sync workers, {options.clients} client processes, "
+    workers = f"gthread workers x {options.threads} threads" if options.threads > 1 else "sync workers"
+    print(f"\n[{kind}] throughput: gunicorn {options.workers} {workers}, {options.clients} client processes, "
           f"{options.seconds:g} s")
     print(f"  game:   {actions:7.1f} actions/s, {requests_rate:7.1f} requests/s (GET view + POST action per move)")
     print(f"          POST action p50 {percentile(posts, 50):6.1f} ms  p99 {percentile(posts, 99):6.1f} ms"
           f"   ({len(posts)} actions)")
     print(f"          GET view    p50 {percentile(gets, 50):6.1f} ms  p99 {percentile(gets, 99):6.1f} ms")
-    print(f"  floor:  {floor_rate:7.1f} requests/s (one locked read + one write, same database, same workers)")
+    print(f"  floor:  {floor_rate:7.1f} requests/s (one locked read + one write, same database, "
+          f"{options.workers} sync workers)")
     print(f"  ratio:  game requests/s / floor = {requests_rate / floor_rate:.2f}   "
           f"actions/s / floor = {actions / floor_rate:.2f}   (target for the game endpoint: 0.60)")
     print(f"  worker peak RSS (VmHWM): {', '.join(f'{r:.0f} MB' for r in rss)}   (target: 150 MB or less)")
@@ -418,6 +436,8 @@ def main() -> None:
     parser.add_argument("--pg-url", default=PG_DEFAULT)
     parser.add_argument("--clients", type=int, default=4)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--threads", type=int, default=1,
+                        help="threads per worker: more than 1 makes gunicorn use gthread (as the Procfile does)")
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--small", type=int, default=1000)
     parser.add_argument("--large", type=int, default=1_000_000)

@@ -54,6 +54,8 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=2)
     options = parser.parse_args()
     spy = Path(sys.executable).with_name("py-spy")
+    if not spy.exists():
+        sys.exit("py-spy is not installed here: .venv/bin/pip install py-spy")
     with tempfile.TemporaryDirectory() as directory, \
             fresh_database(options.db, Path(directory), options.pg_url) as (url, _):
         process, base_url = start_gunicorn(url, workers=1, log_path=Path(directory) / "gunicorn.log")
