@@ -25,8 +25,14 @@ def require_json_body():
     if not request.is_json:
         raise Problem("unsupported-media-type",
                       f"send the body as application/json, not {request.mimetype or 'no media type'}")
+    body = request.get_data(cache=True) or b""
+    limit = request.max_content_length
+    if request.content_length is None and limit is not None and len(body) >= limit:
+        # A streamed (chunked) body has no length to refuse up front, and werkzeug stops reading
+        # it at the limit without a word: what it read is only the beginning of the body.
+        raise Problem("payload-too-large", f"the body is larger than the limit of {limit} bytes")
     try:
-        parse_json_body(request.get_data(cache=True) or b"")
+        parse_json_body(body)
     except ValueError as exc:
         raise Problem("malformed-json", f"the body is not valid JSON: {exc}") from None
 

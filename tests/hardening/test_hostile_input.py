@@ -269,3 +269,29 @@ def test_stale_or_garbage_if_match_is_412(app, client, started, if_match):
 def test_bad_event_queries_are_422(app, client, started, query):
     unchanged(app, client, lambda: client.get(f"/games/{started['id']}/events?{query}",
                                               headers=auth(started["tokens"][0])), 422, "validation-error")
+
+
+def test_an_oversized_chunked_body_through_gunicorn_is_413(live_server):
+    """No Content-Length to refuse up front: the limit must hold while the body streams in."""
+    import http.client
+    host, port = live_server.removeprefix("http://").split(":")
+    connection = http.client.HTTPConnection(host, int(port), timeout=30)
+    try:
+        connection.putrequest("POST", "/games")
+        connection.putheader("Content-Type", "application/json")
+        connection.putheader("Transfer-Encoding", "chunked")
+        connection.endheaders()
+        chunk = b'{"name": "' + b"x" * 65536
+        try:
+            for _ in range(16):  # 1 MiB offered; the server may stop reading (and answer) early
+                connection.send(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+                chunk = b"x" * 65536
+            connection.send(b"0\r\n\r\n")
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        response = connection.getresponse()
+        body = json.loads(response.read())
+    finally:
+        connection.close()
+    assert response.status == 413 and body["code"] == "payload-too-large"
+    assert response.getheader("Content-Type") == "application/problem+json"
