@@ -18,7 +18,8 @@ Configuration (app.config first, then the environment, then the default):
     RATELIMIT_PER_TOKEN        "120 per minute"   every request carrying one bearer token
     RATELIMIT_FAILED_AUTH      "10 per minute"    401s and refused invite codes, per address:
                                guessing gets nowhere fast, and is cheap to turn away
-    RATELIMIT_STRATEGY, RATELIMIT_KEY_PREFIX, ...  Flask-Limiter's own settings, passed through
+    RATELIMIT_STRATEGY         "fixed-window" (or "moving-window"), RATELIMIT_KEY_PREFIX "gin",
+                               and Flask-Limiter's other RATELIMIT_* settings (app.config only)
 
 Behind a reverse proxy, wrap the app in werkzeug's ProxyFix so that the client address is the
 real one, not the proxy's.
@@ -42,6 +43,7 @@ DEFAULTS = {
     "RATELIMIT_PER_TOKEN": "120 per minute",
     "RATELIMIT_FAILED_AUTH": "10 per minute",
     "RATELIMIT_KEY_PREFIX": "gin",
+    "RATELIMIT_STRATEGY": "fixed-window",  # or moving-window: exact, at more storage per key
 }
 UNLIMITED_ENDPOINTS = {"service.health"}  # load balancers' probes must never be turned away
 HEADERS = ("RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset")

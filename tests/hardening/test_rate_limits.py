@@ -27,6 +27,8 @@ def limited_app(db_config, **settings):
     from service import create_app
     return create_app({"TESTING": True, **db_config, "RATELIMIT_ENABLED": True,
                        "RATELIMIT_KEY_PREFIX": f"gin-test-{uuid.uuid4().hex[:8]}",
+                       # no window boundary can fall inside a test and reset the counts
+                       "RATELIMIT_STRATEGY": "moving-window",
                        "RATELIMIT_PER_ADDRESS": "1000 per minute", "RATELIMIT_PER_TOKEN": "1000 per minute",
                        "RATELIMIT_FAILED_AUTH": "1000 per minute", **settings})
 
@@ -119,6 +121,7 @@ def test_limits_are_on_by_default_and_off_in_the_test_config(client, db_config, 
         assert response.status_code == 401 and "RateLimit-Limit" not in response.headers
     monkeypatch.delenv("RATELIMIT_ENABLED", raising=False)
     monkeypatch.setenv("RATELIMIT_FAILED_AUTH", "2 per minute")
+    monkeypatch.setenv("RATELIMIT_STRATEGY", "moving-window")
     fresh = create_app({"TESTING": True, **db_config}).test_client()
     assert [fresh.get("/games/x", headers=auth("x")).status_code for _ in range(3)] == [401, 401, 429]
 
@@ -149,6 +152,7 @@ def test_with_redis_gunicorn_workers_count_together(tmp_path, monkeypatch):
     monkeypatch.setenv("RATELIMIT_STORAGE_URI", REDIS_URL)
     monkeypatch.setenv("RATELIMIT_KEY_PREFIX", f"gin-test-{uuid.uuid4().hex[:8]}")
     monkeypatch.setenv("RATELIMIT_PER_ADDRESS", "12 per minute")
+    monkeypatch.setenv("RATELIMIT_STRATEGY", "moving-window")
     process, base_url = start_gunicorn(f"sqlite:///{tmp_path / 'limits.sqlite3'}", workers=2,
                                        log_path=tmp_path / "gunicorn.log")
     try:
