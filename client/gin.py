@@ -980,6 +980,9 @@ def cmd_forget(args, store: Store) -> int:
 class Parser(argparse.ArgumentParser):
     def error(self, message: str):
         # One line, like every other error; the full usage is one --help away.
+        if "unrecognized arguments: -" in message or "expected one argument" in message:
+            # Ids issued before ids avoided a leading '-' look like options to argparse.
+            message += "; an id or code that begins with '-' goes after `--`: gin join -- -Xy9... CODE"
         self.exit(EXIT_USAGE, f"{self.prog}: {message} (see {self.prog} --help)\n")
 
 

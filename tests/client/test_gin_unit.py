@@ -156,3 +156,13 @@ def test_deadlines_read_as_time_left():
     assert gin.format_deadline("2026-11-22T08:30:00Z", now) == "22 Nov 08:30 UTC, in 2h 30m"
     assert gin.format_deadline("2026-11-21T08:30:00+00:00", now).endswith("overdue")
     assert gin.format_deadline(None) == "-"
+
+
+def test_an_id_that_begins_with_a_dash_is_taken_after_double_dash(capsys):
+    # Older games may have such ids; argparse reads them as options unless they follow `--`.
+    args = gin.build_parser().parse_args(["join", "--name", "Bob", "--", "-eaAuOo6_Lk2wBKLOfWO3g", "CODE"])
+    assert (args.game_id, args.invite_code, args.name) == ("-eaAuOo6_Lk2wBKLOfWO3g", "CODE", "Bob")
+    with pytest.raises(SystemExit) as exit_info:
+        gin.build_parser().parse_args(["join", "-eaAuOo6_Lk2wBKLOfWO3g", "CODE"])
+    assert exit_info.value.code == gin.EXIT_USAGE
+    assert "goes after `--`" in capsys.readouterr().err
