@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The reference bot: plays one or more seats of the Gin Rummy service to the end of their matches.
 
-    python client/bot.py --server http://127.0.0.1:5000 GAME_ID:TOKEN [GAME_ID:TOKEN ...]
+    python client/bot.py --server http://127.0.0.1:8000 GAME_ID:TOKEN [GAME_ID:TOKEN ...]
 
 Needs only `requests` and gin.py beside this file (copy both). The decision is a pure function,
 `choose_action(view) -> action`, of the view the service returns; the loop around it finds out
@@ -253,7 +253,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="bot.py", description="Play Gin Rummy seats to the end of their matches.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="example:\n  python client/bot.py --server http://127.0.0.1:5000 3Yx9kQ...:Zt8v...\n\n"
+        epilog="example:\n  python client/bot.py --server http://127.0.0.1:8000 3Yx9kQ...:Zt8v...\n\n"
                "Get a seat's token with `gin token GAME`.")
     parser.add_argument("specs", nargs="+", type=parse_spec, metavar="GAME_ID:TOKEN", help="seats to play")
     parser.add_argument("--server", default=os.environ.get("GIN_SERVER", gin.DEFAULT_SERVER),

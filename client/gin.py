@@ -24,8 +24,9 @@ from datetime import datetime, timezone
 from functools import lru_cache
 
 import requests
+import urllib3  # installed with requests: its exceptions tell a refused connection apart
 
-DEFAULT_SERVER = "http://127.0.0.1:5000"
+DEFAULT_SERVER = "http://127.0.0.1:8000"  # where `make run` serves
 USER_AGENT = "gin-client/0.1"
 
 # Exit statuses, so a script can tell the kinds of failure apart.
@@ -198,7 +199,9 @@ class Api:
         self.sleep = sleep
 
     def request(self, method: str, path: str, *, json_body=None, params=None, headers=None,
-                timeout: float = 20.0) -> requests.Response:
+                timeout: float = 20.0, replayable: bool = True) -> requests.Response:
+        """`replayable=False` for a POST the server cannot recognise when sent again (creating a
+        game, taking a seat): it is retried only when it surely never reached the server."""
         headers = {"User-Agent": USER_AGENT, "Accept": "application/json", **(headers or {})}
         if self.token:
             headers["Authorization"] = f"Bearer {self.token}"
@@ -209,6 +212,11 @@ class Api:
                 response = self.session.request(method, self.server + path, json=json_body, params=params,
                                                 headers=headers, timeout=(5, timeout))
             except (requests.ConnectionError, requests.Timeout) as exc:
+                if not replayable and not _never_sent(exc):
+                    raise NetworkError(f"the answer from {self.server} was lost ({type(exc).__name__}) and "
+                                       "this request cannot be safely repeated: it may have been done. "
+                                       "The token is shown only once; ask for a new game or invite if "
+                                       "this one now says it is taken") from None
                 if last:
                     raise NetworkError(f"cannot reach {self.server}: {type(exc).__name__}") from None
                 self.sleep(delay)
@@ -225,11 +233,13 @@ class Api:
         raise AssertionError("unreachable")
 
     # -- endpoints --
+    # Creating a game and taking a seat answer with a token that the server keeps only as a hash,
+    # so it cannot replay a lost answer: these two are not retried once they may have arrived.
     def create_game(self, body: dict) -> dict:
-        return self.request("POST", "/games", json_body=body, headers=_idempotency()).json()
+        return self.request("POST", "/games", json_body=body, replayable=False).json()
 
     def join_game(self, game_id: str, body: dict) -> dict:
-        return self.request("POST", f"/games/{game_id}/join", json_body=body, headers=_idempotency()).json()
+        return self.request("POST", f"/games/{game_id}/join", json_body=body, replayable=False).json()
 
     def view(self, game_id: str, etag: str | None = None, wait: int | None = None) -> tuple[dict | None, str | None]:
         """The seat's view and its ETag; (None, etag) when unchanged since `etag` (304).
@@ -260,6 +270,15 @@ class Api:
             after = page.get("next_after")
             if after is None or not page.get("events"):
                 return events
+
+
+def _never_sent(exc: Exception) -> bool:
+    """True when the request cannot have reached the server: the connection was never made."""
+    if isinstance(exc, requests.ConnectTimeout):
+        return True
+    cause = exc.args[0] if exc.args else None
+    cause = getattr(cause, "reason", cause)  # urllib3 wraps the cause in MaxRetryError
+    return isinstance(cause, (urllib3.exceptions.NewConnectionError, urllib3.exceptions.ConnectTimeoutError))
 
 
 def _idempotency(key: str | None = None) -> dict:

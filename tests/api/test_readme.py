@@ -50,3 +50,11 @@ def test_verify_snippet_accepts_a_real_deal_and_rejects_a_changed_one(live_serve
     deck[0], deck[1] = deck[1], deck[0]
     changed = subprocess.run([sys.executable, str(script)], input=json.dumps(finished), capture_output=True, text=True)
     assert changed.returncode != 0 and "deck was changed" in changed.stderr
+
+
+def test_engine_snippet_runs_as_written():
+    namespace: dict = {}
+    exec(block("engine"), namespace)  # noqa: S102 - our own README
+    assert namespace["deadwood"] == 10
+    assert namespace["events"] and namespace["events"][0]["type"] in ("take_upcard", "pass")
+    assert namespace["match"].view(0)["hand_number"] == 1

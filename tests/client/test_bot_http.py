@@ -3,12 +3,14 @@ in the middle of one, and a lost response retried without being applied twice.""
 from __future__ import annotations
 
 import logging
+import socket
 import subprocess
 import sys
 import threading
 import time
 import uuid
 
+import pytest
 import requests
 
 from client import bot, demo, gin
@@ -98,6 +100,33 @@ def test_a_lost_response_is_retried_with_the_same_key_and_applied_once(gin_serve
     assert direct_a.view(game_id)[0]["version"] == view["version"] + 1  # applied once, not twice
     events = direct_a.events(game_id)
     assert sum(e["type"] == action["type"] for e in events) == 1
+
+
+def test_a_lost_join_answer_is_not_sent_again(gin_server):
+    # The seat's token exists only in that answer: a resent join would find the seat taken
+    # (game-full) and hide what happened. The client says the answer was lost instead.
+    created = gin.Api(gin_server).create_game({"name": "A"})
+    proxy = DroppingProxy(int(gin_server.rsplit(":", 1)[1]))
+    try:
+        through_proxy = gin.Api(f"http://127.0.0.1:{proxy.port}", backoff=0.05)
+        proxy.drop_next.set()
+        with pytest.raises(gin.NetworkError, match="cannot be safely repeated"):
+            through_proxy.join_game(created["game_id"], {"invite_code": created["invite_code"], "name": "B"})
+    finally:
+        proxy.close()
+    assert proxy.dropped == 1
+    view, _ = gin.Api(gin_server, created["token"]).view(created["game_id"])
+    assert view["status"] == "active"  # the join itself went through, once
+
+
+def test_a_create_that_never_connected_is_retried():
+    with socket.create_server(("127.0.0.1", 0)) as probe:
+        closed_port = probe.getsockname()[1]  # nothing listens here once the probe is closed
+    slept = []
+    api = gin.Api(f"http://127.0.0.1:{closed_port}", retries=2, sleep=slept.append)
+    with pytest.raises(gin.NetworkError, match="cannot reach"):
+        api.create_game({"name": "A"})
+    assert len(slept) == 2  # refused connections carried nothing: safe to try again
 
 
 def test_health_is_reachable(gin_server):
