@@ -5,9 +5,10 @@ A reply holds one command per line (or several separated by commas or semicolons
     draw stock
     discard 7H
 
-Quoted text ('>' lines, "On ... wrote:" and everything after it), signatures ('-- ' and the usual
-"Sent from my ..." lines) are dropped first. Every remaining line must be a command: one line we
-cannot read rejects the whole reply, so a half-understood mail never plays half its moves.
+Quoted text ('>' lines, "On ... wrote:" or Outlook's "From: ... Sent: ..." and everything after
+it, also when the client wrapped that header over two or three lines), signatures ('-- ' and the
+usual "Sent from my ..." lines) are dropped first. Every remaining line must be a command: one line
+we cannot read rejects the whole reply, so a half-understood mail never plays half its moves.
 
 Commands are abstract here (`take` means the upcard in the upcard offer and the discard pile's top
 card later); `resolve` turns one into the engine's JSON action against the seat's current view.
@@ -23,7 +24,10 @@ MAX_COMMANDS = 10  # a turn needs at most 2; anything longer is not a move
 
 _QUOTE_HEADER = re.compile(
     r"^(on\b.+\bwrote:?|le\b.+\ba écrit\s?:|am\b.+\bschrieb\b.*:|-+\s*original message\s*-+"
-    r"|-+\s*forwarded message\s*-+|_{5,}|from:\s.+@.+)$", re.IGNORECASE)
+    r"|-+\s*forwarded message\s*-+|_{5,}|from:\s.+@.+|from:\s.+\b(sent|date):\s.+)$", re.IGNORECASE)
+# Clients wrap a long attribution ("On <date>, <name> <address>" / "wrote:"; Outlook's "From: <name>"
+# / "Sent: <date>") over lines of their own: a header may span this many lines.
+HEADER_LINES = 3
 _SIGNATURE = re.compile(r"^(-- ?|sent from my .*|get outlook for .*|sent from (yahoo|mail) .*)$",
                         re.IGNORECASE)
 _SUBJECT_NOISE = re.compile(r"^\s*((re|fwd?|aw|sv|tr)\s*:\s*|\[[^\]]*\]\s*)+", re.IGNORECASE)
@@ -50,17 +54,32 @@ HELP = ("commands: take, pass, draw stock, draw discard (= take), discard 7H, kn
 def strip_reply(body: str) -> str:
     """The player's own words: no quoted text, no signature, no trailing blank lines."""
     kept = []
-    for raw in body.replace("\r\n", "\n").split("\n"):
+    lines = body.replace("\r\n", "\n").split("\n")
+    for index, raw in enumerate(lines):
         line = raw.rstrip()
         if line.lstrip().startswith(">"):
             continue
         stripped = line.strip()
         if _SIGNATURE.match(line) or _SIGNATURE.match(stripped):
             break
-        if _QUOTE_HEADER.match(stripped):
+        if quote_header_at(lines, index):
             break
         kept.append(stripped)
     return "\n".join(kept).strip()
+
+
+def quote_header_at(lines: list[str], index: int) -> bool:
+    """Whether a quote header starts at lines[index], on that line alone or wrapped over the next
+    ones (joined with spaces; a blank or '>' line ends the header)."""
+    joined = ""
+    for line in lines[index:index + HEADER_LINES]:
+        line = line.strip()
+        if not line or line.startswith(">"):
+            return False
+        joined = f"{joined} {line}".lstrip()
+        if _QUOTE_HEADER.match(joined):
+            return True
+    return False
 
 
 def subject_text(subject: str) -> str:

@@ -18,6 +18,33 @@ def test_quoted_text_and_signatures_are_dropped():
     assert strip_reply("> only quoted\n") == ""
 
 
+QUOTED_TURN = "Your turn, Ann\n  pass            pass the upcard\nresign"
+
+
+@pytest.mark.parametrize("header", [
+    # Gmail and Apple Mail wrap a long attribution line; the wrap may fall inside the address.
+    "On Mon, Jan 1, 2030 at 12:00 PM Gin Rummy <gin@play.test>\nwrote:",
+    "On Mon, Jan 1, 2030 at 12:00 PM Gin Rummy <\ngin@play.test> wrote:",
+    "On Mon, Jan 1, 2030 at 12:00 PM\nGin Rummy <gin@play.test>\nwrote:",
+    "Le lun. 1 janv. 2030 à 12:00, Gin Rummy <gin@play.test> a\nécrit :",
+    # Outlook: no '>' quoting, and its From line may carry only the name.
+    "-----Original Message-----\nFrom: Gin Rummy\nSent: Monday, January 1, 2030 12:00 PM",
+    "From: Gin Rummy\nSent: Monday, January 1, 2030 12:00 PM\nTo: Ann\nSubject: [Gin] Your turn",
+    "________________________________\nFrom: Gin Rummy <gin@play.test>\nSent: Monday",
+    "From: Gin Rummy <gin@play.test>\nDate: Monday, January 1, 2030",
+])
+def test_a_quote_header_wrapped_over_lines_ends_the_reply(header):
+    body = f"take\ndiscard 7H\n\n{header}\n\n{QUOTED_TURN}\n"
+    assert strip_reply(body) == "take\ndiscard 7H"
+    assert [c.verb for c in parse_commands(strip_reply(body))] == ["take", "discard"]
+
+
+def test_a_header_is_not_joined_across_a_blank_or_quoted_line():
+    # "On ..." that is not followed by its "wrote:" is the player's own (unreadable) text.
+    assert strip_reply("pass\nOn second thought\n\nwrote: me") == "pass\nOn second thought\n\nwrote: me"
+    assert strip_reply("On my side\n> quoted\nwrote:") == "On my side\nwrote:"
+
+
 def test_commands_in_order_with_separators_and_card_spellings():
     commands = parse_commands("Draw Stock\ndiscard 10d, knock TD; gin\nbig gin\ntake 7H\nclaim")
     assert [c.verb for c in commands] == ["draw_stock", "discard", "knock", "gin", "big_gin", "take", "claim"]

@@ -228,3 +228,16 @@ def test_the_pipe_command_reads_one_message_from_standard_input(nclient, notify_
     result = notify_app.test_cli_runner().invoke(args=["notify", "inbound"], input=raw)
     assert result.output.startswith("played: draw stock"), result.output
     assert len(view(nclient, game, seat)["hand"]) == 11
+
+
+def test_a_reply_whose_client_wrapped_the_attribution_line_plays(nclient, notify_app, mail_server, listener):
+    game = mailed_game(nclient, notify_app)
+    seat, mail = turn_mail(mail_server.catcher, game, notify_app)
+    count = len(mail_server.catcher.to(EMAILS[seat]))
+    quoted = "\n".join("> " + line for line in text(mail).splitlines())
+    body = f"pass\n\nOn Mon, Jan 1, 2030 at 12:00 PM Gin Rummy <gin@{DOMAIN}>\nwrote:\n\n{quoted}"
+    reply(listener, reply_address(mail), body, subject="Re: " + mail["Subject"], sender=EMAILS[seat])
+    deliver(notify_app)
+    answer, answer_text = answer_to(mail_server.catcher, EMAILS[seat], count)
+    assert answer["Subject"].split("] ", 1)[1].startswith("Played: pass"), answer_text
+    assert stored_game(notify_app, game["id"]).to_move == 1 - seat
