@@ -139,17 +139,30 @@ def best_defence(knocker_melds: tuple[Meld, ...], defender: list[Card], layoffs_
 
 
 def settle_knock(knocker_cards, knocker_melds, defender_cards, rules: Rules | None = None,
-                 *, big_gin: bool = False, seen: Iterable[Card] = ()) -> KnockResult:
+                 *, big_gin: bool = False, seen: Iterable[Card] = (), knock_limit: int | None = None
+                 ) -> KnockResult:
     """Score a knock. `knocker_cards` are the knocker's 10 cards after the discard (11 for Big
     Gin); `knocker_melds=None` lets the engine choose the layout. Points are before any
-    Oklahoma doubling."""
+    Oklahoma doubling. `knock_limit` is the hand's (Oklahoma: from the upcard); by default the
+    rules'. A knock the rules forbid raises IllegalAction; malformed hands raise ValueError."""
     rules = rules or Rules()
     knocker = parse_cards(knocker_cards)
     defender = parse_cards(defender_cards)
+    _check_hands(knocker, defender, big_gin)
     if knocker_melds is None:
         layout = choose_knock_layout(knocker, seen)
     else:
         layout = layout_from_melds(knocker, [m if isinstance(m, Meld) else Meld(m) for m in knocker_melds])
+    if knock_limit is None:
+        knock_limit = rules.knock_limit if rules.knocking_allowed else 0
+    if layout.deadwood_points and not rules.knocking_allowed:
+        raise IllegalAction("knocking-not-allowed", f"only gin ends a hand in these rules; the knocker "
+                            f"has {layout.deadwood_points} points of deadwood")
+    if layout.deadwood_points > knock_limit:
+        raise IllegalAction("deadwood-over-limit", f"the knocker has {layout.deadwood_points} points of "
+                            f"deadwood; the limit is {knock_limit}")
+    if big_gin and layout.deadwood_points:
+        raise IllegalAction("big-gin-not-allowed", "Big Gin needs all 11 cards in melds")
     gin = layout.deadwood_points == 0
     arrangement, layoffs = best_defence(layout.melds, defender, layoffs_allowed=not gin)
     k, d = layout.deadwood_points, arrangement.deadwood_points
@@ -165,3 +178,13 @@ def settle_knock(knocker_cards, knocker_melds, defender_cards, rules: Rules | No
         result, winner, points = "knock", "knocker", d - k
     return KnockResult(layout.melds, layout.deadwood, k, arrangement.melds, tuple(layoffs),
                        arrangement.deadwood, d, result, winner, points)
+
+
+def _check_hands(knocker: list[Card], defender: list[Card], big_gin: bool) -> None:
+    wanted = 11 if big_gin else 10
+    if len(knocker) != wanted:
+        raise ValueError(f"the knocker lays down {wanted} cards, not {len(knocker)}")
+    both = knocker + defender
+    if len(set(both)) != len(both):
+        twice = sorted({c for c in both if both.count(c) > 1})
+        raise ValueError(f"{' '.join(map(str, twice))} given twice (a card is in one hand only)")

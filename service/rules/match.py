@@ -97,7 +97,7 @@ class Match:
         legal = []
         for action in self._candidates(seat):
             try:
-                self.check(seat, action)
+                self._check(seat, action)
             except IllegalAction:
                 continue
             legal.append(action)
@@ -106,7 +106,22 @@ class Match:
     # -- legality: the one source of truth -------------------------------------------------
 
     def check(self, seat: int, action: Action) -> None:
-        """Raise IllegalAction(code, message) unless `seat` may take `action` now."""
+        """Raise IllegalAction(code, message) unless `seat` may take `action` now; the message
+        names the phase, and the card when the action carries one."""
+        try:
+            self._check(seat, action)
+        except IllegalAction as exc:
+            raise IllegalAction(exc.code, self._explained(exc.message, action)) from None
+
+    def _explained(self, message: str, action) -> str:
+        card = getattr(action, "card", None) or getattr(action, "discard", None)
+        if card is not None and str(card) not in message:
+            message = f"{action.type} {card}: {message}"
+        phase = _PHASE_WORDS[self.phase]
+        return message if phase in message else f"{message} (in {phase})"
+
+    def _check(self, seat: int, action: Action) -> None:
+        # legal_actions asks this directly: the same rules, without composing messages.
         if not isinstance(action, Action) or seat not in (0, 1):
             raise IllegalAction("invalid-action", f"not an action for seat 0 or 1: {action!r}")
         if self.phase == "match_over":
@@ -299,7 +314,7 @@ class Match:
         hands_at_end = {str(s): _cards(sorted(self.hands[s])) for s in (0, 1)}
         seen = self.discard_pile + ([discard] if discard else [])
         settled = settle_knock(self.hands[knocker], melds, self.hands[defender], self.rules,
-                               big_gin=discard is None, seen=seen)
+                               big_gin=discard is None, seen=seen, knock_limit=self.knock_limit)
         winner = {"knocker": knocker, "defender": defender, None: None}[settled.winner]
         points = settled.points * self.multiplier
         credited: list[int] = []

@@ -36,7 +36,7 @@ class Meld:
     cards: tuple[Card, ...]
 
     def __init__(self, cards: Iterable[Card | str]):
-        parsed = tuple(sorted(parse_cards(list(cards))))
+        parsed = tuple(sorted(parse_cards(cards)))
         object.__setattr__(self, "cards", parsed)
         if meld_kind(parsed) is None:
             raise ValueError(f"not a meld: {' '.join(map(str, parsed)) or '(empty)'}")
@@ -157,10 +157,12 @@ def deadwood_of_masks(a: int, b: int, c: int, d: int, discard: bool = False) -> 
 
 def min_deadwood(cards: Iterable[Card | str]) -> int:
     """Lowest deadwood count of 10 cards, or of 11 cards after the best discard."""
-    cards = parse_cards(list(cards)) if not _all_cards(cards) else cards
+    cards = parse_cards(cards) if not _all_cards(cards) else cards
     masks = [0, 0, 0, 0]
     count = 0
     for card in cards:
+        if masks[card.suit_index] & card.bit:
+            raise ValueError(f"{card} is given twice")
         masks[card.suit_index] |= card.bit
         count += 1
     if count not in (10, 11):
@@ -230,7 +232,9 @@ def _arrangement_for(masks: list[int], three: int, conflicts, choice: int) -> Ar
 
 def best_arrangement(cards: Iterable[Card | str]) -> Arrangement:
     """A lowest-deadwood arrangement of any number of cards (ties: the first choice found)."""
-    cards = parse_cards(list(cards))
+    cards = parse_cards(cards)
+    if len(set(cards)) != len(cards):
+        raise ValueError("a card is given twice: " + " ".join(map(str, cards)))
     return min(arrangements(cards), key=lambda a: a.deadwood_points)
 
 

@@ -1,7 +1,7 @@
 """The options of RULES.md, their standard values, ranges and named presets."""
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import asdict, dataclass, fields
 from typing import Any
 
 from .errors import InvalidRules
@@ -26,14 +26,21 @@ class Rules:
     last_discard_rule: str = "void"
     preset: str = "standard"
 
+    def __post_init__(self):
+        # Built directly or through from_options, an out-of-range value never gets into play.
+        for name, (_kind, _allowed) in OPTION_SPECS.items():
+            _validate(name, getattr(self, name))
+        if self.preset not in PRESETS:
+            raise InvalidRules("preset", f"unknown preset {self.preset!r}; choose one of {', '.join(PRESETS)}")
+
     @classmethod
     def from_options(cls, preset: str = "standard", **overrides: Any) -> "Rules":
         if preset not in PRESETS:
             raise InvalidRules("preset", f"unknown preset {preset!r}; choose one of {', '.join(PRESETS)}")
         values = {**PRESETS[preset], **overrides}
         for name, value in values.items():
-            _validate(name, value)
-        return replace(cls(), preset=preset, **values)
+            _validate(name, value)  # unknown names too, which the constructor would not name
+        return cls(preset=preset, **values)
 
     @classmethod
     def from_dict(cls, data: dict | None) -> "Rules":

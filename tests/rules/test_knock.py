@@ -72,7 +72,7 @@ def test_gin_row(options, bonus):
 
 def test_gin_is_never_undercut_and_takes_no_layoffs():
     # The defender is all melded as well, and could lay off 5C, 8D, 9C: gin still wins, 25 + 0.
-    result = settle("AC 2C 3C 4C 5D 6D 7D 9H 9S 9D", "5C 6C 7C 8D 9D TD JD QH KH JH")
+    result = settle("AC 2C 3C 4C 5D 6D 7D 9H 9S 9C", "5C 6C 7C 8D 9D TD JD QH KH JH")
     assert result.defender_layoffs == ()
     assert (result.result, result.winner, result.points) == ("gin", "knocker", 25 + 0)
 
@@ -152,12 +152,12 @@ def test_engine_layout_uses_what_the_knocker_has_seen():
 
 def test_settle_knock_with_named_melds_uses_them():
     knocker = "3C 3D 3H 4H 5H TS JS QS KS AD"
-    named = settle(knocker, LOSER.replace("4H", "3S").replace("8H", "6H"),
+    named = settle(knocker, LOSER.replace("4H", "3S").replace("8H", "6H").replace("QS", "QD").replace("KS", "KC"),
                    melds=[["3C", "3D", "3H"], ["TS", "JS", "QS", "KS"]])
     assert melds_text(named.knocker_melds) == ["3C 3D 3H", "TS JS QS KS"]
     assert named.knocker_points == 4 + 5 + 1
     assert "3S" in texts(named.defender_layoffs) and "6H" not in texts(named.defender_layoffs)
-    chosen = settle(knocker, LOSER.replace("4H", "3S").replace("8H", "6H"))
+    chosen = settle(knocker, LOSER.replace("4H", "3S").replace("8H", "6H").replace("QS", "QD").replace("KS", "KC"))
     assert chosen.knocker_points == 3 + 3 + 1  # the engine picks the lowest: the hearts run
     assert "6H" in texts(chosen.defender_layoffs) and "3S" not in texts(chosen.defender_layoffs)
 
@@ -243,11 +243,16 @@ def test_engine_arrangement_is_lowest_when_none_named():
 DENSE = [c for c in full_deck() if 3 <= c.rank <= 9]   # 28 cards: many layoffs and chains
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from([DENSE, full_deck()]).flatmap(
     lambda pool: st.lists(st.sampled_from(pool), min_size=20, max_size=20, unique=True)))
 def test_random_knocks_settle_to_the_exhaustive_optimum(twenty):
     knocker, defender = twenty[:10], twenty[10:]
+    if brute_min_deadwood(knocker) > 10:  # no knock: refused, not scored
+        with pytest.raises(IllegalAction) as refused:
+            settle_knock(knocker, None, defender)
+        assert refused.value.code == "deadwood-over-limit"
+        return
     result = settle_knock(knocker, None, defender)
     assert result.knocker_points == brute_min_deadwood(knocker)
     assert all(is_meld(list(m)) for m in result.knocker_melds)
@@ -264,3 +269,22 @@ def test_random_knocks_settle_to_the_exhaustive_optimum(twenty):
     expected = ("gin", "knocker", 25 + d) if k == 0 else ("undercut", "defender", k - d + 25) if d <= k \
         else ("knock", "knocker", d - k)
     assert (result.result, result.winner, result.points) == expected
+
+
+def test_settle_knock_refuses_what_no_knock_could_be():
+    assert settle("AC 2C 3C 5D 6D 7D 9H 9S 9D 3H", LOSER).points == 77  # a real knock, for contrast
+    with pytest.raises(IllegalAction) as over:
+        settle("AC 2C 3C 5D 6D 7D 9H 9S JC QC", LOSER)
+    assert over.value.code == "deadwood-over-limit" and "limit is 10" in over.value.message
+    with pytest.raises(IllegalAction) as straight:
+        settle("AC 2C 3C 5D 6D 7D 9H 9S 9D 3H", LOSER, preset="straight")
+    assert straight.value.code == "knocking-not-allowed"
+    with pytest.raises(ValueError, match="9D given twice"):
+        settle("AC 2C 3C 5D 6D 7D 9H 9S 9D 3H", LOSER.replace("KH", "9D"))
+    with pytest.raises(ValueError, match="10 cards, not 9"):
+        settle("AC 2C 3C 5D 6D 7D 9H 9S 9D", LOSER)
+
+
+def test_hands_may_be_given_as_text():
+    assert best_arrangement("AS 2S 3S 4H 4D 4C 9C TC JC KD").deadwood_points == 10
+    assert str(Meld("7C 8C 9C")) == "7C 8C 9C"

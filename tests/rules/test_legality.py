@@ -115,6 +115,26 @@ def test_codes_for_specific_situations():
     assert refused(match, 1, Discard(C("KS"))) == "game-over"
 
 
+def message_of(match, seat, action) -> str:
+    with pytest.raises(IllegalAction) as info:
+        match.apply(seat, action)
+    return info.value.message
+
+
+def test_every_refusal_names_the_phase_and_the_card():
+    match = dealt(ND, DEALER, "9D", stock="3S", first_dealer=0)
+    assert "KS" in (text := message_of(match, 1, Discard(C("KS")))) and "upcard offer" in text
+    match.apply(1, TakeUpcard())
+    for action, card in ((Discard(C("QH")), "QH"), (Discard(C("9D")), "9D"), (Knock(C("9H")), "9H"),
+                         (Knock(C("KS"), (Meld.parse("9H 9S 9C"),)), "KS")):
+        text = message_of(match, 1, action)
+        assert card in text and "the discard" in text, text
+    assert "the discard" in message_of(match, 1, BigGin())
+    assert "the discard" in message_of(match, 0, Discard(C("QH")))  # not your turn, in the discard
+    match.apply(1, Discard(C("KS")))
+    assert "the draw" in (text := message_of(match, 0, Knock(C("AS")))) and "AS" in text
+
+
 def test_knocking_not_allowed_code():
     match = dealt("AC 2C 3C 4C 5D 6D 7D 8D 9H AH", DEALER, "QC", stock="KC", preset="straight")
     match.apply(1, Pass())

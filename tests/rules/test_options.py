@@ -103,3 +103,14 @@ def test_unknown_preset_through_from_options():
     with pytest.raises(InvalidRules) as info:
         Rules.from_options("tedesco")
     assert info.value.option == "preset" and "tedesco" in str(info.value)
+
+
+@pytest.mark.parametrize("options, option", [({"knock_limit": 50}, "knock_limit"),
+                                             ({"shutout": "bogus"}, "shutout"),
+                                             ({"scoring": "nope"}, "scoring"),
+                                             ({"big_gin": 1}, "big_gin"),
+                                             ({"preset": "tedesco"}, "preset")])
+def test_rules_built_directly_are_validated_too(options, option):
+    with pytest.raises(InvalidRules) as info:
+        Rules(**options)
+    assert info.value.option == option
