@@ -346,9 +346,14 @@ def error_answer(problem: str, applied: list[str]) -> list[str]:
     return lines
 
 
-def unknown_address_body(address: str) -> str:
-    return (f"Your mail to {address} was not played: that reply address is not valid (mistyped, "
-            "or for a game that no longer exists). Nothing changed.\n\n"
+# Fixed words only: the answer must carry nothing of the mail it answers (no subject, no address it
+# was sent to), so nobody can use it to make us mail text of their choosing.
+UNKNOWN_ADDRESS_SUBJECT = "[Gin] Your mail was not played: unknown reply address"
+
+
+def unknown_address_body() -> str:
+    return ("Your mail to a Gin Rummy reply address was not played: that reply address is not valid "
+            "(mistyped, or for a game that no longer exists). Nothing changed.\n\n"
             "Reply to the most recent mail about your game instead; each mail carries its own "
             f"reply address.\n\n{HELP}\n")
 

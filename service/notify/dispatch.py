@@ -144,9 +144,10 @@ def write_answer(game, match, seat: int, reply: MailReply, moment: datetime) -> 
     record_inbound(reply.message_id, game.id, "failed" if reply.failure else "played", moment)
 
 
-def record_inbound(message_id: str, game_id: str | None, outcome: str, moment: datetime) -> None:
+def record_inbound(message_id: str, game_id: str | None, outcome: str, moment: datetime,
+                   sender: str | None = None) -> None:
     db.session.add(InboundMail(message_id=message_id[:250], game_id=game_id, outcome=outcome,
-                               received_at=moment))
+                               received_at=moment, sender=sender))
 
 
 def write_webhook(game, match, seat: int, event_type: str, moment: datetime) -> None:

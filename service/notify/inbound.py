@@ -3,8 +3,9 @@
 The message reaches us through the SMTP listener (smtpd.py) or an MTA pipe
 (`flask notify inbound < message.eml`). Its recipient is a reply address
 play+<secret>@MAIL_DOMAIN: the secret (stored only hashed) names one seat at one version of one
-game. A reply to an older version, a wrong secret, garbage or an illegal move changes nothing and
-is answered saying why. Each command is played exactly like POST /games/{id}/actions: the store
+game. A reply to an older version, garbage or an illegal move changes nothing and is answered
+saying why; so does mail to a wrong secret, but its fixed answer goes only to a known player (see
+answer_unknown). Each command is played exactly like POST /games/{id}/actions: the store
 locks the game, the engine applies, the store records (and writes the notifications) in one
 transaction.
 """
@@ -17,6 +18,7 @@ import html
 import logging
 import re
 from dataclasses import dataclass
+from datetime import timedelta
 from email.message import EmailMessage
 from email.utils import getaddresses, parseaddr
 
@@ -34,6 +36,8 @@ from .settings import setting
 
 log = logging.getLogger(__name__)
 _LOCAL = re.compile(r"^(play|unsubscribe)\+([A-Za-z0-9_-]{8,64})$")
+_MESSAGE_ID = re.compile(r"^<[^<>\s]{3,200}>$")  # threads the answer; anything else is not echoed
+ANSWERED_UNKNOWN, SILENT_UNKNOWN = "unknown-address", "unknown-address-silent"
 
 
 @dataclass
@@ -115,23 +119,43 @@ def receive(raw: bytes, recipients: list[str] | None = None) -> Outcome:
         token = _once(lambda: db.session.get(MailToken, hash_secret(found[2])))
     if token is None:
         address = found[0] if found else (recipients or ["(no address of ours)"])[0]
-        _once(lambda: answer_unknown(msg, message_id, sender, address, moment))
-        return Outcome("unknown-address", f"{address} is not a valid reply address")
+        answered = _once(lambda: answer_unknown(message_id, sender, moment))
+        return Outcome("unknown-address", f"{address} is not a valid reply address"
+                       + ("" if answered else " (not answered: not a known player, or answered enough)"))
     if token.purpose == "unsubscribe":
         _once(lambda: unsubscribe(token.email, message_id, moment))
         return Outcome("unsubscribed", f"{token.email} gets no more digests")
     return play_reply(msg, message_id, sender, token.game_id, token.seat, token.version, moment)
 
 
-def answer_unknown(msg: EmailMessage, message_id: str, sender: str, address: str, moment) -> None:
-    dispatch.record_inbound(message_id, None, "unknown-address", moment)
-    if not sender:
-        return
+def answer_unknown(message_id: str, sender: str, moment) -> bool:
+    """Mail to a reply address we do not know changes nothing. `From` is only a claim, so the
+    fixed answer goes only to a player's address on file, a few times an hour at most; anyone
+    else is recorded and not answered (we must not mail whomever a stranger names)."""
+    sender = sender.lower()[:254]
+    answer = bool(sender) and is_known_player(sender) and \
+        answers_to(sender, moment - timedelta(hours=1)) < setting("UNKNOWN_ANSWERS_PER_HOUR")
+    dispatch.record_inbound(message_id, None, ANSWERED_UNKNOWN if answer else SILENT_UNKNOWN, moment,
+                            sender=sender or None)
+    if not answer:
+        return False
     reply_id = message.new_message_id(None, None, "unknown")
-    mail = message.build(to=sender, subject="Re: " + (msg.get("Subject") or "your mail"),
-                         text=compose.unknown_address_body(address), message_id=reply_id, moment=moment,
-                         in_reply_to=message_id if message_id.startswith("<") else None, auto="auto-replied")
+    mail = message.build(to=sender, subject=compose.UNKNOWN_ADDRESS_SUBJECT, text=compose.unknown_address_body(),
+                         message_id=reply_id, moment=moment,
+                         in_reply_to=message_id if _MESSAGE_ID.match(message_id) else None, auto="auto-replied")
     outbox.enqueue("mail", "unknown", sender, message.serialise(mail), reply_id, moment=moment)
+    return True
+
+
+def is_known_player(address: str) -> bool:
+    return db.session.scalar(select(Contact.game_id).where(func.lower(Contact.email) == address)
+                             .limit(1)) is not None
+
+
+def answers_to(sender: str, since) -> int:
+    return db.session.scalar(select(func.count()).select_from(InboundMail).where(
+        InboundMail.sender == sender, InboundMail.received_at >= since,
+        InboundMail.outcome == ANSWERED_UNKNOWN))
 
 
 def unsubscribe(address: str, message_id: str, moment) -> None:

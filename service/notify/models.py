@@ -89,6 +89,10 @@ class InboundMail(db.Model):
     game_id: Mapped[str | None] = mapped_column(String(32))
     outcome: Mapped[str] = mapped_column(String(40), nullable=False)
     received_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+    # Kept (lower case) only for mail to an unknown reply address: answers to it are capped per sender.
+    sender: Mapped[str | None] = mapped_column(String(254))
+
+    __table_args__ = (Index("ix_inbound_mail_sender_received_at", "sender", "received_at"),)
 
 
 class GameClock(db.Model):

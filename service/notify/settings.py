@@ -28,12 +28,14 @@ DEFAULTS = {
     "DIGEST_HOURS": 24.0,
     "VACATION_DAYS_PER_GAME": 7,  # per seat and game
     "NOTIFY_KEEP_DAYS": 14.0,  # sent outbox rows are kept this long, reply secrets twice as long
+    # Mail to an unknown reply address is answered only to a known player, at most this often an hour.
+    "UNKNOWN_ANSWERS_PER_HOUR": 3,
 }
 _TYPES = {"SMTP_PORT": int, "SMTP_STARTTLS": bool, "SMTP_TIMEOUT": float, "WEBHOOK_TIMEOUT": float,
           "WEBHOOK_ALLOW_PRIVATE": bool, "NOTIFY_RETRY_BASE_SECONDS": float,
           "NOTIFY_RETRY_MAX_SECONDS": float, "NOTIFY_MAX_ATTEMPTS": int, "NOTIFY_LEASE_SECONDS": float,
           "NOTIFY_BATCH": int, "DIGEST_HOURS": float, "VACATION_DAYS_PER_GAME": int,
-          "NOTIFY_KEEP_DAYS": float}
+          "NOTIFY_KEEP_DAYS": float, "UNKNOWN_ANSWERS_PER_HOUR": int}
 
 
 def setting(name: str):

@@ -142,12 +142,12 @@ def test_bad_replies_change_nothing_and_say_why(nclient, notify_app, mail_server
     refused = answer_to(mail_server.catcher, EMAILS[1 - seat], other_count)[1]
     assert f"Not played: pass: it is seat {seat}'s turn" in refused and state_of(notify_app, game) == before
 
-    # A wrong secret: answered to the sender, nothing else happens.
-    stranger = "eve@example.org"
-    reply(listener, f"play+{'x' * 24}@{DOMAIN}", "pass", sender=stranger)
+    # A wrong secret from a player: answered in fixed words, nothing else happens.
+    reply(listener, f"play+{'x' * 24}@{DOMAIN}", "pass", sender=EMAILS[seat])
     deliver(notify_app)
-    [bounce] = mail_server.catcher.to(stranger)
-    assert "that reply address is not valid" in text(bounce) and "Nothing changed." in text(bounce)
+    bounce = answer_to(mail_server.catcher, EMAILS[seat], count)[1]
+    count += 1
+    assert "that reply address is not valid" in bounce and "Nothing changed." in bounce
     assert state_of(notify_app, game) == before
 
     # The same reply played once, then again (an old turn): the second changes nothing.
@@ -241,3 +241,45 @@ def test_a_reply_whose_client_wrapped_the_attribution_line_plays(nclient, notify
     answer, answer_text = answer_to(mail_server.catcher, EMAILS[seat], count)
     assert answer["Subject"].split("] ", 1)[1].startswith("Played: pass"), answer_text
     assert stored_game(notify_app, game["id"]).to_move == 1 - seat
+
+
+def test_mail_to_a_wrong_secret_never_makes_us_mail_a_stranger_or_echo_the_mail(
+        nclient, notify_app, mail_server, listener, clock):
+    game = mailed_game(nclient, notify_app)
+    before = state_of(notify_app, game)
+    wrong = f"play+{'x' * 24}@{DOMAIN}"
+    # A forged From naming an address no seat has on file: recorded, changes nothing, not answered.
+    victim = "victim@elsewhere.example"
+    reply(listener, wrong, "Buy cheap watches at http://spam.example", subject="Cheap watches!", sender=victim)
+    deliver(notify_app)
+    assert mail_server.catcher.to(victim) == []
+    assert [r for r in outbox_rows(notify_app) if r.kind == "unknown"] == []
+    assert state_of(notify_app, game) == before
+
+    # A player (From in any case): answered, with none of the mail's own subject or text.
+    count = len(mail_server.catcher.to(BOB))
+    reply(listener, wrong, "Buy cheap watches at http://spam.example", subject="Cheap watches!",
+          sender="Bob@Example.org")
+    deliver(notify_app)
+    answer, answer_text = answer_to(mail_server.catcher, BOB, count)
+    assert answer["Subject"] == "[Gin] Your mail was not played: unknown reply address"
+    assert "watches" not in answer.as_string().lower() and "x" * 24 not in answer.as_string()
+    assert "that reply address is not valid" in answer_text and "Nothing changed." in answer_text
+    assert state_of(notify_app, game) == before
+
+    # At most UNKNOWN_ANSWERS_PER_HOUR answers an hour to one sender; every mail is still recorded.
+    for _ in range(4):
+        reply(listener, wrong, "pass", sender=BOB)
+    deliver(notify_app)
+    assert len(mail_server.catcher.to(BOB)) == count + 3
+    clock.advance(hours=1, seconds=1)
+    reply(listener, wrong, "pass", sender=BOB)
+    deliver(notify_app)
+    assert len(mail_server.catcher.to(BOB)) == count + 4
+    from service.extensions import db
+    from service.notify.models import InboundMail
+    with notify_app.app_context():
+        outcomes = [(m.sender, m.outcome) for m in db.session.query(InboundMail).order_by(InboundMail.id)]
+    assert outcomes == [(victim, "unknown-address-silent")] + [("bob@example.org", "unknown-address")] * 3 \
+        + [("bob@example.org", "unknown-address-silent")] * 2 + [("bob@example.org", "unknown-address")]
+    assert state_of(notify_app, game) == before
