@@ -46,7 +46,7 @@ def create_app(config_overrides: dict | None = None):
 
     @app.before_request
     def refuse_unmigrated_database():
-        if schema_checked or request.endpoint in (None, "service.docs") or \
+        if schema_checked or request.endpoint in (None, "service.docs", "service.openapi_yaml") or \
                 (request.endpoint or "").startswith("api-docs."):
             return
         problem = database.schema_problem(expected_heads)

@@ -22,7 +22,6 @@ def from_environment(instance_path: str) -> dict:
         # Seconds a SQLite writer waits for the lock before giving up (busy_timeout).
         "SQLITE_BUSY_TIMEOUT": float(os.environ.get("SQLITE_BUSY_TIMEOUT", "30")),
         "MAX_CONTENT_LENGTH": int(os.environ.get("MAX_CONTENT_LENGTH", str(64 * 1024))),
-        "EVENTS_PAGE_LIMIT": 500,
         # flask-smorest: the spec is generated from the code and served at /openapi.json.
         "API_TITLE": "Gin Rummy correspondence service",
         "API_VERSION": "1.0.0",

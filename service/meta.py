@@ -28,6 +28,14 @@ def health():
         raise Problem("database-unavailable", f"the database does not answer ({type(exc).__name__})") from None
 
 
+@meta.route("/openapi.yaml", methods=["GET"])
+@meta.doc(responses={200: {"description": "The contract in YAML: the same document as /openapi.json",
+                           "content": {"application/yaml": {"schema": {"type": "string"}}}}})
+def openapi_yaml():
+    """The contract as YAML, as checked in at the top of the repository (openapi.yaml)."""
+    return Response(api.spec.to_yaml(), mimetype="application/yaml")
+
+
 @meta.route("/docs", methods=["GET"])
 @meta.doc(responses={200: {"description": "An HTML page listing every operation and problem code",
                            "content": {"text/html": {"schema": {"type": "string"}}}}})
@@ -40,7 +48,8 @@ def render_docs(spec: dict) -> str:
     """A self-contained page (no scripts, no CDN) listing the spec's operations."""
     parts = [f"<h1>{escape(spec['info']['title'])} {escape(spec['info']['version'])}</h1>",
              '<p>The machine-readable contract: <a href="/openapi.json">/openapi.json</a> '
-             "(also checked in as openapi.yaml). Authenticated operations take "
+             'or <a href="/openapi.yaml">/openapi.yaml</a> (also checked in as openapi.yaml). '
+             "Authenticated operations take "
              "<code>Authorization: Bearer &lt;seat token&gt;</code>. Errors are RFC 9457 problem "
              "documents (<code>application/problem+json</code>) with a stable <code>code</code>.</p>",
              "<h2>Operations</h2>"]

@@ -6,6 +6,7 @@ from flask_smorest import Blueprint
 
 from . import deadlines, store
 from .errors import ENGINE_CODES, Problem
+from .examples import CREATED_EXAMPLE, EVENTS_EXAMPLE, JOINED_EXAMPLE
 from .web import (BEARER, ETAG_HEADER, IDEMPOTENCY_KEY, IF_MATCH, IF_NONE_MATCH, bearer_token,
                    check_if_match, etag_headers, idempotency_key, parse_json_body, problems)
 from .notify import contacts, longpoll
@@ -44,8 +45,8 @@ def links(game_id: str) -> dict:
 
 @games.route("/games", methods=["POST"])
 @games.arguments(CreateGameSchema, example={"name": "Ann", "rules": {"preset": "standard", "target": 100}})
-@games.response(201, CreatedGameSchema, headers={"Location": {"description": "The game's URL",
-                                                               "schema": {"type": "string"}}, **ETAG_HEADER})
+@games.response(201, CreatedGameSchema, example=CREATED_EXAMPLE, headers={
+    "Location": {"description": "The game's URL", "schema": {"type": "string"}}, **ETAG_HEADER})
 @problems(games, "malformed-json", "payload-too-large", "unsupported-media-type", "validation-error",
           "invalid-option")
 def create_game(args):
@@ -62,7 +63,7 @@ def create_game(args):
 
 @games.route("/games/<game_id>/join", methods=["POST"])
 @games.arguments(JoinGameSchema, example={"invite_code": "pX0c...", "name": "Bob"})
-@games.response(201, JoinedGameSchema, headers=ETAG_HEADER)
+@games.response(201, JoinedGameSchema, headers=ETAG_HEADER, example=JOINED_EXAMPLE)
 @problems(games, "malformed-json", "payload-too-large", "unsupported-media-type", "validation-error",
           "invalid-invite", "game-full")
 def join_game(args, game_id):
@@ -123,7 +124,7 @@ def post_action(game_id):
 @games.route("/games/<game_id>/events", methods=["GET"])
 @games.doc(security=BEARER)
 @games.arguments(EventsQuerySchema, location="query")
-@games.response(200, EventsPageSchema)
+@games.response(200, EventsPageSchema, example=EVENTS_EXAMPLE)
 @problems(games, "invalid-token", "validation-error")
 def get_events(query, game_id):
     """What happened, in order, as this seat may see it: the opponent's stock draws show no card

@@ -85,3 +85,21 @@ def test_served_spec_and_docs_page(spec_app, generated):
         assert path in html
     for code in CATALOGUE:
         assert f'id="problem-{code}"' in html
+
+
+def test_served_yaml_is_the_checked_in_contract(spec_app):
+    response = spec_app.test_client().get("/openapi.yaml")
+    assert response.status_code == 200 and response.mimetype == "application/yaml"
+    assert yaml.safe_load(response.get_data(as_text=True)) == yaml.safe_load(SPEC_FILE.read_text())
+
+
+def test_answers_with_a_body_carry_a_real_example(generated):
+    # Third parties write clients from these: a recorded answer beats a schema alone.
+    paths = yaml.safe_load(generated)["paths"]
+    for path, method, status in (("/games", "post", "201"), ("/games/{game_id}/join", "post", "201"),
+                                 ("/games/{game_id}", "get", "200"), ("/games/{game_id}/actions", "post", "200"),
+                                 ("/games/{game_id}/events", "get", "200")):
+        content = paths[path][method]["responses"][status]["content"]["application/json"]
+        assert "example" in content or "examples" in content, (method, path)
+    created = paths["/games"]["post"]["responses"]["201"]["content"]["application/json"]["example"]
+    assert created["seat"] == 0 and created["game"]["status"] == "waiting_for_opponent"
