@@ -88,14 +88,17 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def launch_gunicorn(app_spec: str, env: dict, ready, workers: int = 2, log_path=None, cwd=ROOT):
-    """Run `gunicorn app_spec` (sync workers) on a free loopback port; return (process, base_url)
-    once ready(base_url) is true."""
+def launch_gunicorn(app_spec: str, env: dict, ready, workers: int = 2, log_path=None, cwd=ROOT,
+                    threads: int = 1):
+    """Run `gunicorn app_spec` on a free loopback port (sync workers; gthread with `threads` > 1,
+    as the Procfile runs it); return (process, base_url) once ready(base_url) is true."""
     import requests
     port = free_port()
     log = open(log_path, "ab") if log_path else subprocess.DEVNULL
+    worker_class = ["--worker-class", "sync"] if threads == 1 else \
+        ["--worker-class", "gthread", "--threads", str(threads)]
     process = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "--workers", str(workers), "--worker-class", "sync",
+        [sys.executable, "-m", "gunicorn", "--workers", str(workers), *worker_class,
          "--bind", f"127.0.0.1:{port}", app_spec],
         cwd=cwd, env={**os.environ, **env}, stdout=log, stderr=log)
     base_url = f"http://127.0.0.1:{port}"
@@ -113,7 +116,7 @@ def launch_gunicorn(app_spec: str, env: dict, ready, workers: int = 2, log_path=
     raise RuntimeError("gunicorn did not answer within 30 s")
 
 
-def start_gunicorn(database_url: str, workers: int = 2, log_path=None):
+def start_gunicorn(database_url: str, workers: int = 2, log_path=None, threads: int = 1):
     """Migrate the database with the real CLI, then serve the service on it with gunicorn."""
     import requests
     env = {**os.environ, "DATABASE_URL": database_url}
@@ -121,7 +124,7 @@ def start_gunicorn(database_url: str, workers: int = 2, log_path=None):
                    cwd=ROOT, env=env, check=True, capture_output=True)
     return launch_gunicorn("service:create_app()", {"DATABASE_URL": database_url},
                            lambda url: requests.get(url + "/health", timeout=5).status_code == 200,
-                           workers=workers, log_path=log_path)
+                           workers=workers, log_path=log_path, threads=threads)
 
 
 def stop_gunicorn(process) -> None:

@@ -1,4 +1,5 @@
-"""Concurrency torture through a real gunicorn (several sync workers) on SQLite and PostgreSQL:
+"""Concurrency torture through a real gunicorn (sync workers, and gthread workers as the Procfile
+runs them) on SQLite and PostgreSQL:
 N client processes x M games of racing, repeated (same Idempotency-Key), out-of-turn and stale
 submissions (tests/hardening/torture.py). Afterwards:
 
@@ -23,12 +24,14 @@ from .torture import check_games, database_url, reader_app, run_clients, start_g
 CLIENTS, GAMES, ROUNDS, WORKERS = scaled(4, 8), scaled(3, 16), scaled(8, 80), 3
 
 
+@pytest.mark.parametrize("threads", [1, 8], ids=["sync", "gthread"])  # make run and the Procfile: gthread
 @pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
-def test_torture_leaves_every_game_consistent(kind, tmp_path):
+def test_torture_leaves_every_game_consistent(kind, threads, tmp_path):
     if kind == "postgresql" and not os.environ.get("TEST_DATABASE_URL"):
         pytest.skip(PG_SKIP)
     with database_url(kind, tmp_path) as url:
-        process, base_url = start_gunicorn(url, workers=WORKERS, log_path=tmp_path / "gunicorn.log")
+        process, base_url = start_gunicorn(url, workers=WORKERS, log_path=tmp_path / "gunicorn.log",
+                                           threads=threads)
         try:
             games = start_games(base_url, GAMES)
             logs = run_clients(base_url, games, CLIENTS, ROUNDS, tmp_path)
