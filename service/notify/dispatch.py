@@ -107,10 +107,11 @@ def scene_for(game, match, seat: int, moment: datetime, *, after: int | None = N
 
 
 def new_reply_address(game_id: str, seat: int, version: int, moment: datetime) -> str:
-    """play+<secret>@MAIL_DOMAIN; the secret (stored only hashed) plays for `seat` at `version`."""
+    """play+<secret>@MAIL_DOMAIN; the secret (stored only hashed) plays for `seat` until the next
+    move is recorded (see MailToken.event_seq)."""
     secret = secrets.token_urlsafe(18)
     db.session.add(MailToken(token_hash=hash_secret(secret), purpose="reply", game_id=game_id, seat=seat,
-                             version=version, created_at=moment))
+                             version=version, event_seq=last_seq(game_id), created_at=moment))
     return message.address("play", secret)
 
 

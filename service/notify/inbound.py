@@ -2,10 +2,10 @@
 
 The message reaches us through the SMTP listener (smtpd.py) or an MTA pipe
 (`flask notify inbound < message.eml`). Its recipient is a reply address
-play+<secret>@MAIL_DOMAIN: the secret (stored only hashed) names one seat at one version of one
-game. A reply to an older version, garbage or an illegal move changes nothing and is answered
-saying why; so does mail to a wrong secret, but its fixed answer goes only to a known player (see
-answer_unknown). Each command is played exactly like POST /games/{id}/actions: the store
+play+<secret>@MAIL_DOMAIN: the secret (stored only hashed) names one seat of one game until the
+next move. A reply to an older turn (a move was made since), garbage or an illegal move changes
+nothing and is answered saying why; so does mail to a wrong secret, but its fixed answer goes only
+to a known player (see answer_unknown). Each command is played exactly like POST /games/{id}/actions: the store
 locks the game, the engine applies, the store records (and writes the notifications) in one
 transaction.
 """
@@ -125,7 +125,8 @@ def receive(raw: bytes, recipients: list[str] | None = None) -> Outcome:
     if token.purpose == "unsubscribe":
         _once(lambda: unsubscribe(token.email, message_id, moment))
         return Outcome("unsubscribed", f"{token.email} gets no more digests")
-    return play_reply(msg, message_id, sender, token.game_id, token.seat, token.version, moment)
+    return play_reply(msg, message_id, sender, token.game_id, token.seat, token.version, moment,
+                      token.event_seq)
 
 
 def answer_unknown(message_id: str, sender: str, moment) -> bool:
@@ -179,14 +180,23 @@ def commands_of(msg: EmailMessage):
     return commands
 
 
+def moved_since(game, version: int, event_seq: int | None) -> bool:
+    """Whether a move was recorded after the reply's secret was issued. A change that is no move
+    (a vacation, a contact change) leaves the secret good. Secrets from before event_seq was
+    stored are judged by the version, as they were."""
+    if event_seq is None:
+        return game.version != version
+    return dispatch.last_seq(game.id) != event_seq
+
+
 def play_reply(msg: EmailMessage, message_id: str, sender: str, game_id: str, seat: int, version: int,
-               moment) -> Outcome:
+               moment, event_seq: int | None = None) -> Outcome:
     from .. import store
     since = _once(lambda: dispatch.last_seq(game_id))
     played: list[str] = []
     try:
         commands = commands_of(msg)
-        expected = version
+        expected, expected_seq = version, event_seq
         for index, command in enumerate(commands):
             last = index == len(commands) - 1
 
@@ -194,7 +204,7 @@ def play_reply(msg: EmailMessage, message_id: str, sender: str, game_id: str, se
                 game = store.lock_game(game_id)
                 if game is None:
                     raise Stale("the game no longer exists")
-                if game.version != expected:
+                if moved_since(game, expected, expected_seq):
                     raise Stale(f"this reply answers version {expected} of the game, but it is at version "
                                 f"{game.version} now (a move was made since). The current state is "
                                 "below: reply to this mail instead")
@@ -205,8 +215,9 @@ def play_reply(msg: EmailMessage, message_id: str, sender: str, game_id: str, se
                     store.play(game, seat, action)
                 finally:
                     dispatch.reply_context.reset(context)
-                return game.version
-            expected = _once(one_command)
+                # The reply's next command follows on from this one (our own move is no staleness).
+                return game.version, (None if expected_seq is None else dispatch.last_seq(game_id))
+            expected, expected_seq = _once(one_command)
             played.append(str(command))
     except (CommandError, IllegalAction, Problem, Stale) as exc:
         detail = getattr(exc, "message", None) or getattr(exc, "detail", None) or str(exc)

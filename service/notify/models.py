@@ -63,8 +63,8 @@ class OutboxMessage(db.Model):
 
 
 class MailToken(db.Model):
-    """A secret carried in a reply address (reply: one seat at one version; unsubscribe: one
-    email address). Only its SHA-256 is stored."""
+    """A secret carried in a reply address (reply: one seat at one moment of the game; unsubscribe:
+    one email address). Only its SHA-256 is stored."""
 
     __tablename__ = "mail_tokens"
 
@@ -73,6 +73,10 @@ class MailToken(db.Model):
     game_id: Mapped[str | None] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
     seat: Mapped[int | None] = mapped_column(Integer)
     version: Mapped[int | None] = mapped_column(Integer)
+    # The game's last event when the secret was issued: the reply is stale once a move was made
+    # since. Not the version, which also moves on with what is no move (a vacation's deadline).
+    # Null for secrets issued before this column: those are judged by the version.
+    event_seq: Mapped[int | None] = mapped_column(Integer)
     email: Mapped[str | None] = mapped_column(String(254))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
 

@@ -283,3 +283,52 @@ def test_mail_to_a_wrong_secret_never_makes_us_mail_a_stranger_or_echo_the_mail(
     assert outcomes == [(victim, "unknown-address-silent")] + [("bob@example.org", "unknown-address")] * 3 \
         + [("bob@example.org", "unknown-address-silent")] * 2 + [("bob@example.org", "unknown-address")]
     assert state_of(notify_app, game) == before
+
+
+def test_a_vacation_or_a_contact_change_leaves_the_reply_address_good(nclient, notify_app, mail_server, listener):
+    from .conftest import auth
+    game = mailed_game(nclient, notify_app)
+    seat, mail = turn_mail(mail_server.catcher, game, notify_app)
+    etag = nclient.get(f"/games/{game['id']}", headers=auth(game["tokens"][seat])).headers["ETag"]
+    # No move, but the view changes (the deadline moves): the version (ETag) moves on ...
+    for who in (1 - seat, seat):
+        taken = nclient.post(f"/games/{game['id']}/vacation", json={"days": 1}, headers=auth(game["tokens"][who]))
+        assert taken.status_code == 200, taken.get_json()
+    contact = nclient.patch(f"/games/{game['id']}/contact", json={"mail_mode": "turn"},
+                            headers=auth(game["tokens"][1 - seat]))
+    assert contact.status_code == 200
+    assert nclient.get(f"/games/{game['id']}", headers=auth(game["tokens"][seat])).headers["ETag"] != etag
+    # ... and the reply to the turn mail from before still plays, both its commands.
+    count = len(mail_server.catcher.to(EMAILS[seat]))
+    card = view(nclient, game, seat)["hand"][0]
+    reply(listener, reply_address(mail), f"take\ndiscard {card}", sender=EMAILS[seat])
+    deliver(notify_app)
+    answer, answer_text = answer_to(mail_server.catcher, EMAILS[seat], count)
+    assert answer["Subject"].split("] ", 1)[1].startswith(f"Played: take; discard {card}"), answer_text
+    assert stored_game(notify_app, game["id"]).to_move == 1 - seat
+    # Once a move was made, that reply address is stale.
+    reply(listener, reply_address(mail), "pass", sender=EMAILS[seat])
+    deliver(notify_app)
+    assert "a move was made since" in answer_to(mail_server.catcher, EMAILS[seat], count + 1)[1]
+
+
+def test_a_reply_secret_from_before_event_seq_was_stored_is_judged_by_the_version(
+        nclient, notify_app, mail_server, listener):
+    from sqlalchemy import update
+
+    from service.extensions import db
+    from service.notify.models import MailToken
+
+    from .conftest import auth
+    game = mailed_game(nclient, notify_app)
+    seat, mail = turn_mail(mail_server.catcher, game, notify_app)
+    with notify_app.app_context():
+        db.session.execute(update(MailToken).values(event_seq=None))
+        db.session.commit()
+    before = state_of(notify_app, game)
+    nclient.post(f"/games/{game['id']}/vacation", json={"days": 1}, headers=auth(game["tokens"][1 - seat]))
+    count = len(mail_server.catcher.to(EMAILS[seat]))
+    reply(listener, reply_address(mail), "pass", sender=EMAILS[seat])
+    deliver(notify_app)
+    assert "a move was made since" in answer_to(mail_server.catcher, EMAILS[seat], count)[1]
+    assert state_of(notify_app, game)[1] == before[1]
