@@ -9,6 +9,11 @@ transaction began with BEGIN IMMEDIATE, so claims are serialised) and takes each
 
 counting it as its own only when that updated a row. It then delivers outside any transaction
 and marks the row sent (or schedules a retry) only while it still holds the claim.
+
+A batch may take longer than one lease, so right before each delivery the worker renews that
+row's lease, again as a compare-and-set on its own claim (`renew`): a row another worker took over
+meanwhile is skipped, not sent a second time. One delivery then has a whole lease to itself, and
+its network timeouts are capped (`within_lease`) so that it ends well within it.
 """
 from __future__ import annotations
 
@@ -79,6 +84,34 @@ def claim(worker: str, limit: int) -> list[Claimed]:
         db.session.rollback()
         raise
     return claimed
+
+
+def renew(row: Claimed, worker: str) -> bool:
+    """Extend this worker's claim on `row` by a lease from now, just before delivering it; False
+    (deliver nothing) when the claim is no longer ours: taken over after it expired, or finished."""
+    lease_end = now() + timedelta(seconds=setting("NOTIFY_LEASE_SECONDS"))
+    try:
+        held = db.session.execute(
+            update(OutboxMessage).where(OutboxMessage.id == row.id, OutboxMessage.claimed_by == worker,
+                                        OutboxMessage.status == PENDING)
+            .values(claimed_until=lease_end).execution_options(synchronize_session=False))
+        db.session.commit()
+    except BaseException:
+        db.session.rollback()
+        raise
+    if held.rowcount != 1:
+        log.warning("outbox %s: the claim was taken over before delivery; not delivered by %s", row.id, worker)
+    return held.rowcount == 1
+
+
+# One delivery waits on the network a few times (connect, TLS, login, MAIL, RCPT, DATA, the body's
+# answer; a webhook's connect and read); each wait is capped so that all of them fit in one lease.
+NETWORK_WAITS_PER_DELIVERY = 10
+
+
+def within_lease(timeout: float) -> float:
+    """`timeout` (seconds, per network wait), lowered if needed so a delivery cannot outlast its lease."""
+    return min(timeout, setting("NOTIFY_LEASE_SECONDS") / NETWORK_WAITS_PER_DELIVERY)
 
 
 def _finish(row: Claimed, worker: str, **values) -> bool:

@@ -23,7 +23,8 @@ DEFAULTS = {
     "NOTIFY_RETRY_BASE_SECONDS": 30.0,  # first retry after this, doubling per attempt ...
     "NOTIFY_RETRY_MAX_SECONDS": 3600.0,  # ... up to this
     "NOTIFY_MAX_ATTEMPTS": 30,  # then the row is marked dead (about a day of retries)
-    "NOTIFY_LEASE_SECONDS": 300.0,  # a claim outlives any one delivery (SMTP/webhook timeouts)
+    # A claim is renewed before each delivery and outlives it: timeouts are capped to a tenth of this.
+    "NOTIFY_LEASE_SECONDS": 300.0,
     "NOTIFY_BATCH": 20,
     "DIGEST_HOURS": 24.0,
     "VACATION_DAYS_PER_GAME": 7,  # per seat and game

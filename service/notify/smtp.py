@@ -4,6 +4,7 @@ from __future__ import annotations
 import smtplib
 from email.utils import parseaddr
 
+from .outbox import within_lease
 from .settings import setting
 
 
@@ -22,7 +23,7 @@ class Mailer:
     def _connect(self) -> smtplib.SMTP:
         if self.connection is None:
             connection = smtplib.SMTP(setting("SMTP_HOST"), setting("SMTP_PORT"),
-                                      timeout=setting("SMTP_TIMEOUT"))
+                                      timeout=within_lease(setting("SMTP_TIMEOUT")))
             if setting("SMTP_STARTTLS"):
                 connection.starttls()
             if setting("SMTP_USER"):

@@ -39,6 +39,8 @@ class Worker:
         return len(rows)
 
     def deliver(self, row: outbox.Claimed) -> None:
+        if not outbox.renew(row, self.name):  # our claim lapsed and another worker has the row now
+            return
         try:
             if row.channel == "mail":
                 self.mailer.send(row.recipient, row.payload)
@@ -60,7 +62,7 @@ class Worker:
             raise webhooks.WebhookError("the seat no longer has a webhook", permanent=True)
         timestamp = int(deadlines.now().timestamp())
         webhooks.post(url, secret, row.message_id, row.payload, timestamp,
-                      setting("WEBHOOK_TIMEOUT"), setting("WEBHOOK_ALLOW_PRIVATE"))
+                      outbox.within_lease(setting("WEBHOOK_TIMEOUT")), setting("WEBHOOK_ALLOW_PRIVATE"))
 
     def sweep(self) -> int:
         return sweeps.sweep_clocks() + sweeps.sweep_digests() + sweeps.sweep_old_rows()

@@ -180,3 +180,70 @@ def test_old_delivered_rows_and_secrets_are_forgotten_pending_ones_kept(nclient,
     with notify_app.app_context():
         assert db.session.query(MailToken).count() == 0
     assert len(outbox_rows(notify_app)) == 1
+
+
+def test_a_row_whose_claim_was_taken_over_is_not_sent_by_the_first_worker(nclient, notify_app, mail_server, clock):
+    from service.notify.worker import Worker
+    start_game(nclient, contact0={"email": ANN})
+    with notify_app.app_context():
+        [row] = outbox.claim("slow-worker", 10)
+        clock.advance(minutes=6)  # its lease ran out before it got to the row ...
+        [taken] = outbox.claim("other-worker", 10)  # ... and another worker took the row over
+        Worker("slow-worker").deliver(row)
+        assert mail_server.catcher.messages == []  # the compare-and-set failed: not sent
+        [stored] = outbox_rows(notify_app)
+        assert stored.status == "pending" and stored.claimed_by == "other-worker" and stored.attempts == 0
+        Worker("other-worker").deliver(taken)
+    assert [m["Message-ID"] for _, m in mail_server.catcher.messages] == [row.message_id]
+    [stored] = outbox_rows(notify_app)
+    assert stored.status == "sent" and stored.attempts == 1
+
+
+def test_a_batch_longer_than_one_lease_is_not_taken_over_while_it_is_sent(nclient, notify_app, mail_server, clock):
+    """Each send takes 60% of a lease (on the app's clock), and while it runs a second worker
+    looks for expired claims. The renewal before each send keeps the rows still to come out of
+    its reach; each mail arrives once."""
+    import threading
+
+    from service.notify.settings import setting
+    from service.notify.worker import Worker
+    with notify_app.app_context():
+        lease = setting("NOTIFY_LEASE_SECONDS")
+
+    def other_worker():
+        with notify_app.app_context():
+            Worker("other-worker").deliver_due()
+
+    class SlowMailer(Mailer):
+        def send(self, recipient, payload):
+            clock.advance(seconds=0.6 * lease)
+            thread = threading.Thread(target=other_worker)
+            thread.start()
+            thread.join(30)
+            super().send(recipient, payload)
+
+    start_game(nclient, contact0={"email": ANN}, contact1={"email": BOB})
+    assert len(outbox_rows(notify_app)) >= 2
+    with notify_app.app_context():
+        worker = Worker("slow-worker")
+        worker.mailer = SlowMailer()
+        assert worker.deliver_due() == len(outbox_rows(notify_app))
+    rows = outbox_rows(notify_app)
+    received = Counter(m["Message-ID"] for _, m in mail_server.catcher.messages)
+    assert received == Counter({r.message_id: 1 for r in rows}), "each mail once"
+    assert all(r.status == "sent" and r.attempts == 1 for r in rows)
+
+
+def test_network_timeouts_are_capped_so_one_delivery_fits_in_its_lease(nclient, notify_app, mail_server):
+    saved = {name: notify_app.config.get(name) for name in ("NOTIFY_LEASE_SECONDS", "SMTP_TIMEOUT")}
+    notify_app.config.update(NOTIFY_LEASE_SECONDS=20.0, SMTP_TIMEOUT=30.0)
+    try:
+        with notify_app.app_context():
+            mailer = Mailer()
+            mailer.send(ANN, "Subject: hi\r\n\r\nhello\r\n")
+            assert mailer.connection.timeout == 2.0  # a tenth of the lease, not the 30 s asked
+            mailer.close()
+            assert outbox.within_lease(1.0) == 1.0
+    finally:
+        for name, value in saved.items():
+            notify_app.config.pop(name) if value is None else notify_app.config.update({name: value})
