@@ -28,6 +28,7 @@ except ImportError:  # as a script, or copied somewhere with gin.py beside it
     _spec.loader.exec_module(gin)
 
 log = logging.getLogger("gin.bot")
+MAX_REFUSALS = 8  # moves refused in a row before the bot gives up on a game rather than loop
 
 RANKS, card_points, card_rank = gin.RANKS, gin.card_points, gin.card_rank
 deadwood, arrange = gin.deadwood, gin.arrange
@@ -185,7 +186,7 @@ def play(server: str, game_id: str, token: str, knock_at: int | None = None, wai
     """Play one seat until its match ends; returns the final view. Network failures (a server
     restart) are waited out with backoff; an action the server refuses is looked at again."""
     api = gin.Api(server, token, retries=2)
-    etag, view, delay = None, None, 1.0
+    etag, view, delay, refusals = None, None, 1.0, 0
     while not (stop and stop.is_set()):
         try:
             if view is None:
@@ -201,15 +202,16 @@ def play(server: str, game_id: str, token: str, knock_at: int | None = None, wai
             log.info(describe(game_id, view, decision))
             view = api.act(game_id, decision.action, version=view.get("version"), key=uuid.uuid4().hex)
             etag = gin.etag_of(view["version"]) if "version" in view else None
-            delay = 1.0
+            delay, refusals = 1.0, 0
         except gin.NetworkError as exc:
             log.warning("game=%s %s; retrying in %.0f s", game_id[:8], exc, delay)
             sleep(delay)
             delay = min(delay * 2, max_delay)
             view = None
         except gin.ServiceError as exc:
-            if exc.status in (401, 403, 404):
-                raise
+            refusals += 1
+            if exc.status in (401, 403, 404) or refusals >= MAX_REFUSALS:
+                raise  # a lost seat, or a move refused again and again: a person must look
             # A stale view (412), not our turn after all (409), or a refused move: look again.
             log.warning("game=%s refused: %s [%s]; looking again", game_id[:8], exc.detail, exc.code)
             view = None

@@ -443,7 +443,8 @@ def describe_action(action: dict, style: Style) -> str:
         return f"discard {style.card(action['card'])}"
     if kind == "knock":
         return f"knock {style.card(action['discard'])}"
-    return {"take_upcard": "take", "pass": "pass", "big_gin": "gin (Big Gin)"}.get(kind, str(kind))
+    return {"take_upcard": "take", "pass": "pass", "big_gin": "gin (Big Gin)",
+            "claim_timeout": "claim the match on time"}.get(kind, str(kind))
 
 
 def summarize_legal(view: dict, style: Style) -> str:
@@ -923,6 +924,26 @@ def cmd_resign(args, store: Store) -> int:
     return _act(args, store, {"type": "resign"})
 
 
+def cmd_claim(args, store: Store) -> int:
+    return _act(args, store, {"type": "claim_timeout"})
+
+
+def cmd_vacation(args, store: Store) -> int:
+    game_id, entry = store.find(args.game)
+    api = _api_for(args, entry)
+    # Not resent after a lost answer: the server would count the days twice.
+    body = api.request("POST", f"/games/{game_id}/vacation", json_body={"days": args.days},
+                       replayable=False).json()
+    if args.json:
+        _print_json(body)
+    else:
+        print(f"Your clock is paused until {body.get('on_vacation_until')}; "
+              f"{body.get('days_left')} vacation day(s) left in this game.")
+        if body.get("deadline"):
+            print(f"Deadline of the player to move: {body['deadline']}.")
+    return EXIT_OK
+
+
 def cmd_history(args, store: Store) -> int:
     game_id, entry = store.find(args.game)
     api = _api_for(args, entry)
@@ -946,8 +967,18 @@ def cmd_watch(args, store: Store) -> int:
     view, etag = api.view(game_id)
     if not _worth_waking(view, seat) and not args.json:
         print(f"Waiting for {_seat_names(view)[1 - seat]}...", file=sys.stderr, flush=True)
+    pause = 1.0
     while not _worth_waking(view, seat):
-        changed, etag = wait_for_change(api, game_id, etag, wait=args.wait, deadline=deadline)
+        try:
+            changed, etag = wait_for_change(api, game_id, etag, wait=args.wait, deadline=deadline)
+        except NetworkError as exc:  # a server restart or a network outage: watching outlasts it
+            if deadline is not None and time.monotonic() + pause > deadline:
+                raise
+            print(f"gin: {exc}; still watching, next try in {pause:.0f} s", file=sys.stderr, flush=True)
+            time.sleep(pause)
+            pause = min(pause * 2, 60.0)
+            continue
+        pause = 1.0
         if changed is None:
             _remember(args, store, game_id, view)
             raise ServiceError(408, "watch-timeout", f"still not your turn after {args.timeout:g} s")
@@ -1041,6 +1072,9 @@ COMMANDS = [
     ("gin", cmd_gin, "go gin: knock with the card that leaves 0 deadwood, or declare Big Gin", "gin gin",
      "game"),
     ("resign", cmd_resign, "resign the match (your opponent wins)", "gin resign --yes", "resign"),
+    ("claim", cmd_claim, "claim the match when your opponent's move deadline has passed", "gin claim", "game"),
+    ("vacation", cmd_vacation, "pause your own move clock for DAYS days (capped per game)", "gin vacation 3",
+     "vacation"),
     ("history", cmd_history, "every move so far, as your seat may see it", "gin history", "game"),
     ("watch", cmd_watch, "wait until it is your turn (or the match ends), then show the game",
      "gin watch --timeout 3600", "watch"),
@@ -1091,7 +1125,9 @@ def build_parser() -> argparse.ArgumentParser:
                              help="long-poll seconds per request (default 30; 0: plain polling with backoff)")
         elif kind == "resign":
             sub.add_argument("--yes", action="store_true", help="really resign")
-        if kind in ("game", "resign"):
+        elif kind == "vacation":
+            sub.add_argument("days", type=int, metavar="DAYS", help="whole days, from now")
+        if kind in ("game", "resign", "vacation"):
             sub.add_argument("game_pos", metavar="GAME", nargs="?", help="game id or prefix (default: your only game)")
         if kind not in ("new", "join", ""):
             sub.add_argument("-g", "--game", dest="game_opt", metavar="GAME", help="game id or prefix")

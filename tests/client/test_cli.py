@@ -9,7 +9,9 @@ import time
 
 import pytest
 
-from client import bot, gin
+from client import bot, demo, gin
+
+from .conftest import Player
 
 
 def start_game(ann, bob, *new_args):
@@ -118,6 +120,60 @@ def test_watch_returns_when_the_opponent_has_moved(players):
     out, err = watching.communicate(timeout=60)
     assert watching.returncode == 0, err
     assert "Your turn" in out
+
+
+def test_claim_and_vacation_commands(players):
+    ann, bob = players
+    game_id = start_game(ann, bob)
+    waiter, view = mover(ann, bob, game_id)
+    other = bob if waiter is ann else ann
+    own_turn = waiter.run("claim", check=gin.EXIT_RULES)  # only the waiting player may claim
+    assert own_turn.stderr.count("\n") == 1 and "[cannot-claim-own-turn]" in own_turn.stderr
+    early = other.run("claim", check=gin.EXIT_RULES)  # the deadline is 3 days away
+    assert "[deadline-not-passed]" in early.stderr
+    before = waiter.json("show")["deadline"]
+    paused = waiter.json("vacation", "2")
+    assert paused["days_left"] == 5 and paused["on_vacation_until"]  # 7 a game by default
+    assert paused["deadline"] > before  # the mover's own clock stopped: its deadline moved on
+    assert "vacation day(s) left" in other.run("vacation", "1", "--plain").stdout
+
+
+def test_watch_outlasts_a_server_restart(tmp_path, copied_client):
+    database_url = f"sqlite:///{tmp_path / 'restart.sqlite3'}"
+    demo.migrate(database_url)
+    port = demo.free_port()
+    url = f"http://127.0.0.1:{port}"
+    server = demo.start_gunicorn(database_url, port)
+    try:
+        ann, bob = (Player(copied_client / "gin.py", tmp_path / name, url) for name in ("ann", "bob"))
+        game_id = start_game(ann, bob)
+        waiter, view = mover(ann, bob, game_id)
+        other = bob if waiter is ann else ann
+        watching = other.popen("watch", "--plain", "--timeout", "90", "--wait", "2", "--retries", "0")
+        time.sleep(0.5)
+        demo.stop(server)  # the watcher's long-poll fails and it keeps trying
+        time.sleep(2.5)
+        assert watching.poll() is None, watching.communicate()
+        server = demo.start_gunicorn(database_url, port)
+        while view["to_move"] == view["seat"]:
+            view = json.loads(waiter.run(*command_for(view), "--json").stdout)
+        out, err = watching.communicate(timeout=90)
+    finally:
+        demo.stop(server)
+    assert watching.returncode == 0, err
+    assert "still watching" in err and "Your turn" in out
+
+
+def test_bot_gives_up_on_a_move_refused_again_and_again(gin_server, monkeypatch):
+    created = gin.Api(gin_server).create_game({"name": "A"})
+    joined = gin.Api(gin_server).join_game(created["game_id"], {"invite_code": created["invite_code"], "name": "B"})
+    view, _ = gin.Api(gin_server, created["token"]).view(created["game_id"])
+    token = created["token"] if view["to_move"] == 0 else joined["token"]
+    broken = bot.Decision({"type": "discard", "card": "XX"}, 0, None, "a broken policy")
+    monkeypatch.setattr(bot, "decide", lambda view, knock_at=None: broken)  # a fault no server causes
+    with pytest.raises(gin.ServiceError) as refused:
+        bot.play(gin_server, created["game_id"], token, wait=0, sleep=lambda seconds: None)
+    assert refused.value.code == "invalid-action"
 
 
 def test_errors_are_one_line_with_a_code_and_an_exit_status(players):
