@@ -30,7 +30,7 @@ def health():
 
 @meta.route("/openapi.yaml", methods=["GET"])
 @meta.doc(responses={200: {"description": "The contract in YAML: the same document as /openapi.json",
-                           "content": {"application/yaml": {"schema": {"type": "string"}}}}})
+                           "content": {"application/yaml": {"schema": {"type": "object"}}}}})
 def openapi_yaml():
     """The contract as YAML, as checked in at the top of the repository (openapi.yaml)."""
     return Response(api.spec.to_yaml(), mimetype="application/yaml")

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
-from sqlalchemy import JSON, DateTime, ForeignKey, Index, Integer, String, UniqueConstraint
+from sqlalchemy import JSON, DateTime, ForeignKey, Index, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .extensions import db
@@ -47,6 +47,10 @@ class Seat(db.Model):
     token_hash: Mapped[str | None] = mapped_column(String(64), unique=True)
     invite_hash: Mapped[str | None] = mapped_column(String(64))
     joined_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # This seat's view as JSON text, written with every change, and the game version it shows:
+    # while view_version == games.version, GET answers it as stored, without loading the match.
+    view_version: Mapped[int | None] = mapped_column(Integer)
+    view_body: Mapped[str | None] = mapped_column(Text, deferred=True)  # not loaded with the seat
 
     game: Mapped[Game] = relationship(back_populates="seats")
 

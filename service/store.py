@@ -14,7 +14,7 @@ import json
 import secrets
 from contextlib import contextmanager
 
-from sqlalchemy import func, select, update
+from sqlalchemy import bindparam, func, select, update
 
 from . import deadlines, deals
 from .database import begin_read_only
@@ -117,12 +117,13 @@ def join_game(game_id: str, invite_code: str, name: str) -> tuple[Game, Match, s
 
 # -- recording actions -------------------------------------------------------------------
 
-def record_action(game: Game, match: Match, seat: int, action: dict, events: list[dict]) -> list[dict]:
+def record_action(game: Game, match: Match, seat: int, action: dict, events: list[dict]) -> dict[int, str]:
     """Store an action the engine accepted, with everything that follows from it (the hand's
     deck revealed if it ended, the next hand dealt), in the caller's transaction.
 
     This is the one place for work that must commit atomically with a move: notification rows
-    for the outbox and the next move deadline belong here. Returns the events recorded.
+    for the outbox, the next move deadline and both seats' stored views belong here. Returns
+    the views' JSON texts by seat.
     """
     if match.needs_deal or match.is_over:
         db.session.execute(update(Deal).where(Deal.game_id == game.id, Deal.hand == match.hand_number)
@@ -132,7 +133,7 @@ def record_action(game: Game, match: Match, seat: int, action: dict, events: lis
         recorded += _append_events(game, _deal(game, match))
     _save(game, match)
     after_change(game, match, seat, recorded)  # the move clock, and the outbox's mails and webhooks
-    return recorded
+    return publish_views(game, match)
 
 
 def lock_game(game_id: str) -> Game | None:
@@ -141,16 +142,16 @@ def lock_game(game_id: str) -> Game | None:
     return db.session.execute(select(Game).where(Game.id == game_id).with_for_update()).scalar()
 
 
-def play(game: Game, seat: int, body) -> Match:
+def play(game: Game, seat: int, body) -> dict[int, str]:
     """Apply one action (the engine's JSON form, or claim_timeout) for `seat` on the locked game,
-    and record it. The one path for every move: HTTP and email alike."""
+    and record it. The one path for every move: HTTP and email alike. Returns both seats' new
+    views as JSON texts."""
     match = started_match(game)
     if isinstance(body, dict) and body.get("type") == "claim_timeout" and len(body) == 1:
         events = deadlines.claim_timeout(game.id, match, seat, deadlines.now())
     else:
         events = match.apply(seat, action_from_dict(body))
-    record_action(game, match, seat, body, events)
-    return match
+    return record_action(game, match, seat, body, events)
 
 
 def _deal(game: Game, match: Match) -> list[dict]:
@@ -199,25 +200,25 @@ def earlier_answer(game: Game, seat: int, key: str | None, body) -> IdempotencyR
     return record
 
 
-def remember_answer(game: Game, seat: int, key: str | None, body, status: int, response: dict) -> None:
+def remember_answer(game: Game, seat: int, key: str | None, body, status: int, response: str) -> None:
     if key is not None:
         db.session.add(IdempotencyRecord(game_id=game.id, seat=seat, key=key, request_hash=_body_hash(body),
-                                         status=status, response=response, version=game.version))
+                                         status=status, response=json.loads(response), version=game.version))
 
 
 # -- what a seat sees ----------------------------------------------------------------------
 
 def view_for(game: Game, seat: int, match: Match | None) -> dict:
     """The engine's view for this seat, plus the game's envelope."""
+    return views_for(game, match, seats=(seat,))[seat]
+
+
+def views_for(game: Game, match: Match | None, seats=(0, 1)) -> dict[int, dict]:
+    """The views of `seats`, sharing one read of the deals, the seats and the clock."""
     game_deals = db.session.execute(select(Deal).where(Deal.game_id == game.id)
                                     .order_by(Deal.hand)).scalars().all()
-    if match is None:
-        # Not dealt yet: the view of an empty match, with no dealer (chosen when seat 1 joins).
-        view = {**Match.new(Rules.from_dict(game.rules), 0).view(seat), "dealer": None}
-    else:
-        view = match.view(seat)
     current = next((d for d in game_deals if match and d.hand == match.hand_number), None)
-    return {
+    envelope = {
         "game_id": game.id,
         "version": game.version,
         "status": game.status,
@@ -226,8 +227,56 @@ def view_for(game: Game, seat: int, match: Match | None) -> dict:
         "deal_commitment": current.commitment if current else None,
         "revealed_deals": [{"hand": d.hand, "deck": d.deck, "salt": d.salt, "commitment": d.commitment}
                            for d in game_deals if d.revealed],
-        **view,
     }
+    if match is None:
+        # Not dealt yet: the view of an empty match, with no dealer (chosen when seat 1 joins).
+        empty = Match.new(Rules.from_dict(game.rules), 0)
+        return {seat: {**envelope, **empty.view(seat), "dealer": None} for seat in seats}
+    return {seat: {**envelope, **match.view(seat)} for seat in seats}
+
+
+def view_text(view: dict) -> str:
+    """A view as the JSON text the API answers with (compact, as Flask writes it)."""
+    return json.dumps(view, separators=(",", ":"))
+
+
+_STORE_VIEW = (update(Seat.__table__)
+               .where(Seat.__table__.c.game_id == bindparam("game"), Seat.__table__.c.seat == bindparam("which"))
+               .values(view_version=bindparam("version"), view_body=bindparam("body")))
+
+
+def publish_views(game: Game, match: Match | None) -> dict[int, str]:
+    """Both seats' views at the game's new version, stored with the change (seats.view_body) so
+    that GET answers from one row; returns their JSON texts. Call it last in a change's
+    transaction: the views must show everything the change did, deadline included."""
+    db.session.flush()  # the game's UPDATE has run: game.version is final
+    texts = {seat: view_text(view) for seat, view in views_for(game, match).items()}
+    db.session.execute(_STORE_VIEW, [{"game": game.id, "which": seat, "version": game.version, "body": text}
+                                     for seat, text in texts.items()])
+    return texts
+
+
+_games, _seats = Game.__table__, Seat.__table__
+_STORED_VIEW = (select(_games.c.version, _seats.c.seat, _seats.c.view_version, _seats.c.view_body)
+                .select_from(_games.join(_seats, _seats.c.game_id == _games.c.id))
+                .where(_games.c.id == bindparam("game"), _seats.c.token_hash == bindparam("token_hash")))
+
+
+def read_view(game_id: str, token: str) -> tuple[int, int, str]:
+    """(version, seat, view JSON text) for the seat the token opens: the stored view when it is
+    the current version's (one indexed read, no match loaded), else computed now."""
+    if not could_be_game_id(game_id):
+        raise invalid_token()
+    begin_read_only()
+    row = db.session.connection().execute(_STORED_VIEW, {"game": game_id, "token_hash": hash_secret(token)}).first()
+    if row is None:
+        raise invalid_token()
+    if row.view_version == row.version and row.view_body is not None:
+        return row.version, row.seat, row.view_body
+    # A game last changed before views were stored: compute it, from one consistent read.
+    row = db.session.execute(_seat_query(game_id, token)).first()
+    game, seat = row[0], row[1]
+    return game.version, seat, view_text(view_for(game, seat, load_match(game)))
 
 
 def events_page(game: Game, seat: int, after: int, limit: int) -> dict:

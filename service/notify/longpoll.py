@@ -26,12 +26,12 @@ def unchanged(version: int, query: dict) -> bool:
 
 
 def wait(game_id: str, version: int, seconds: float):
-    """End the request's read, wait for a change, read again: (game, seat) as store.read_seat."""
+    """End the request's read, wait for a change, read again: (version, seat, view) as store.read_view."""
     from .. import store
     from ..web import bearer_token
     db.session.rollback()  # hold no transaction (and no pooled connection) while waiting
     wait_for_change(game_id, version, seconds)
-    return store.read_seat(game_id, bearer_token())
+    return store.read_view(game_id, bearer_token())
 
 
 def current_version(game_id: str) -> int | None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 from flask_smorest import Blueprint
 
 from .. import deadlines, store
-from ..extensions import db
 from ..models import utcnow
 from ..web import BEARER, ETAG_HEADER, bearer_token, etag_headers, problems
 from . import contacts
@@ -60,7 +59,7 @@ def take_vacation(args, game_id):
         match = store.started_match(game)
         deadlines.take_vacation(game.id, match, seat, args["days"], moment)
         game.updated_at = utcnow()  # an UPDATE, so the version (the ETag) moves on with the deadline
-        db.session.flush()
+        store.publish_views(game, match)  # the views show the new deadline
         deadline = deadlines.deadline_of(game.id)
         body = {**deadlines.vacation_summary(game.id, seat, moment),
                 "deadline": deadline.isoformat() if deadline else None}
