@@ -13,7 +13,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 
 from flask import current_app, has_app_context
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 
 from .extensions import db
 from .notify.models import GameClock, Vacation
@@ -61,9 +61,14 @@ def clock_of(game_id: str) -> GameClock | None:
     return db.session.get(GameClock, game_id)
 
 
+_vacations = Vacation.__table__
+_PAUSES = select(_vacations.c.starts_at, _vacations.c.ends_at).where(
+    _vacations.c.game_id == bindparam("game"), _vacations.c.seat == bindparam("seat"))
+
+
 def _pauses(game_id: str, seat: int) -> list[tuple[datetime, datetime]]:
-    rows = db.session.scalars(select(Vacation).where(Vacation.game_id == game_id, Vacation.seat == seat))
-    return [(as_utc(v.starts_at), as_utc(v.ends_at)) for v in rows]
+    rows = db.session.connection().execute(_PAUSES, {"game": game_id, "seat": seat})
+    return [(as_utc(start), as_utc(end)) for start, end in rows]
 
 
 def _schedule(clock: GameClock) -> None:

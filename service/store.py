@@ -47,16 +47,22 @@ def could_be_game_id(game_id: str) -> bool:
     return 0 < len(game_id) <= 64 and game_id.isascii() and game_id.replace("-", "").replace("_", "").isalnum()
 
 
-def _seat_query(game_id: str, token: str):
+# The hot statements are built once, with bound parameters: building and keying a statement
+# anew costs more than running it.
+_SEAT_QUERY = (select(Game, Seat.seat).join(Seat, Seat.game_id == Game.id)
+               .where(Game.id == bindparam("game"), Seat.token_hash == bindparam("token_hash")))
+_LOCK_SEAT_QUERY = _SEAT_QUERY.with_for_update(of=Game)
+
+
+def _seat_params(game_id: str, token: str) -> dict:
     if not could_be_game_id(game_id):
         raise invalid_token()
-    return (select(Game, Seat.seat).join(Seat, Seat.game_id == Game.id)
-            .where(Game.id == game_id, Seat.token_hash == hash_secret(token)))
+    return {"game": game_id, "token_hash": hash_secret(token)}
 
 
 def lock_seat(game_id: str, token: str) -> tuple[Game, int]:
     """The game the token opens, locked until the transaction ends, and the token's seat."""
-    row = db.session.execute(_seat_query(game_id, token).with_for_update(of=Game)).first()
+    row = db.session.execute(_LOCK_SEAT_QUERY, _seat_params(game_id, token)).first()
     if row is None:
         raise invalid_token()
     return row[0], row[1]
@@ -64,8 +70,9 @@ def lock_seat(game_id: str, token: str) -> tuple[Game, int]:
 
 def read_seat(game_id: str, token: str) -> tuple[Game, int]:
     """Like lock_seat, for reading only: no lock, so readers never wait for writers."""
+    params = _seat_params(game_id, token)
     begin_read_only()
-    row = db.session.execute(_seat_query(game_id, token)).first()
+    row = db.session.execute(_SEAT_QUERY, params).first()
     if row is None:
         raise invalid_token()
     return row[0], row[1]
@@ -171,14 +178,19 @@ def _save(game: Game, match: Match) -> None:
     db.session.flush()  # runs the UPDATE ... WHERE version = :read and bumps game.version
 
 
+_events = Event.__table__
+_LAST_SEQ = select(func.max(_events.c.seq)).where(_events.c.game_id == bindparam("game"))
+_INSERT_EVENT = _events.insert()
+
+
 def _append_events(game: Game, events: list[dict], action: dict | None = None) -> list[dict]:
-    last = db.session.execute(select(func.max(Event.seq)).where(Event.game_id == game.id)).scalar() or 0
-    for offset, event in enumerate(events, start=1):
-        db.session.add(Event(
-            game_id=game.id, seq=last + offset, seat=event.get("seat"),
-            type=event["type"], hand=event.get("hand"), payload=event,
-            action=action if offset == 1 else None))
-    return [{"seq": last + offset, **event} for offset, event in enumerate(events, start=1)]
+    last = db.session.connection().execute(_LAST_SEQ, {"game": game.id}).scalar() or 0
+    moment = utcnow()
+    rows = [{"game_id": game.id, "seq": last + offset, "seat": event.get("seat"), "type": event["type"],
+             "hand": event.get("hand"), "payload": event, "action": action if offset == 1 else None,
+             "created_at": moment} for offset, event in enumerate(events, start=1)]
+    db.session.connection().execute(_INSERT_EVENT, rows)  # one executemany, no ORM objects
+    return [{"seq": row["seq"], **event} for row, event in zip(rows, events)]
 
 
 # -- idempotency ---------------------------------------------------------------------------
@@ -213,16 +225,23 @@ def view_for(game: Game, seat: int, match: Match | None) -> dict:
     return views_for(game, match, seats=(seat,))[seat]
 
 
+_deals = Deal.__table__
+_DEALS = (select(_deals.c.hand, _deals.c.deck, _deals.c.salt, _deals.c.commitment, _deals.c.revealed)
+          .where(_deals.c.game_id == bindparam("game")).order_by(_deals.c.hand))
+_NAMES = (select(Seat.__table__.c.seat, Seat.__table__.c.name)
+          .where(Seat.__table__.c.game_id == bindparam("game")).order_by(Seat.__table__.c.seat))
+
+
 def views_for(game: Game, match: Match | None, seats=(0, 1)) -> dict[int, dict]:
     """The views of `seats`, sharing one read of the deals, the seats and the clock."""
-    game_deals = db.session.execute(select(Deal).where(Deal.game_id == game.id)
-                                    .order_by(Deal.hand)).scalars().all()
+    connection = db.session.connection()
+    game_deals = connection.execute(_DEALS, {"game": game.id}).all()
     current = next((d for d in game_deals if match and d.hand == match.hand_number), None)
     envelope = {
         "game_id": game.id,
         "version": game.version,
         "status": game.status,
-        "players": [{"seat": s.seat, "name": s.name} for s in game.seats],
+        "players": [{"seat": seat, "name": name} for seat, name in connection.execute(_NAMES, {"game": game.id})],
         "deadline": _iso(deadlines.deadline_of(game.id)),
         "deal_commitment": current.commitment if current else None,
         "revealed_deals": [{"hand": d.hand, "deck": d.deck, "salt": d.salt, "commitment": d.commitment}
@@ -274,7 +293,7 @@ def read_view(game_id: str, token: str) -> tuple[int, int, str]:
     if row.view_version == row.version and row.view_body is not None:
         return row.version, row.seat, row.view_body
     # A game last changed before views were stored: compute it, from one consistent read.
-    row = db.session.execute(_seat_query(game_id, token)).first()
+    row = db.session.execute(_SEAT_QUERY, _seat_params(game_id, token)).first()
     game, seat = row[0], row[1]
     return game.version, seat, view_text(view_for(game, seat, load_match(game)))
 

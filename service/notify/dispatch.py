@@ -47,6 +47,11 @@ reply_context: ContextVar[MailReply | None] = ContextVar("reply_context", defaul
 def after_change(game, match, actor: int | None, events: list[dict], moment: datetime | None = None) -> None:
     moment = moment or deadlines.now()
     db.session.flush()  # the game's UPDATE has run: game.version is the new version
+    with db.session.no_autoflush:  # the clock changes below are written once, by the change's last flush
+        _after_change(game, match, actor, events, moment)
+
+
+def _after_change(game, match, actor: int | None, events: list[dict], moment: datetime) -> None:
     hand_dealt = any(e.get("type") == "deal" for e in events)
     new_turn = match.to_move is not None and (match.to_move != actor or hand_dealt)
     deadlines.on_change(game.id, match.to_move, new_turn, moment)
