@@ -41,3 +41,27 @@ def test_an_unreachable_database_is_503(tmp_path):
     assert response.status_code == 503
     assert response.get_json()["code"] == "database-unavailable"
     assert response.headers["Retry-After"]
+
+
+def test_a_sqlite_writer_waits_for_the_lock_and_takes_it_once_released(tmp_path):
+    import sqlite3
+    import threading
+
+    import pytest
+
+    from service.database import begin_immediate
+    path = tmp_path / "locks.sqlite3"
+    holder, waiter = (sqlite3.connect(path, isolation_level=None, check_same_thread=False) for _ in range(2))
+    holder.execute("PRAGMA journal_mode=WAL")
+    holder.execute("CREATE TABLE t (x INTEGER)")
+    holder.execute("BEGIN IMMEDIATE")
+    with pytest.raises(sqlite3.OperationalError, match="locked"):
+        begin_immediate(waiter, timeout=0.2)  # held throughout: gives up, saying why
+    assert waiter.execute("PRAGMA busy_timeout").fetchone()[0] == 200  # its own setting restored
+    release = threading.Timer(0.1, lambda: holder.execute("COMMIT"))
+    release.start()
+    begin_immediate(waiter, timeout=30)  # released meanwhile: the waiter gets the lock
+    waiter.execute("INSERT INTO t VALUES (1)")
+    waiter.execute("COMMIT")
+    release.join()
+    assert holder.execute("SELECT count(*) FROM t").fetchone()[0] == 1
