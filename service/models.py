@@ -31,6 +31,8 @@ class Game(db.Model):
 
     seats: Mapped[list["Seat"]] = relationship(back_populates="game", order_by="Seat.seat",
                                                cascade="all, delete-orphan")
+    # Loaded with the game by the store's seat queries (contains_eager): every change reads it.
+    clock: Mapped["GameClock | None"] = relationship("GameClock", uselist=False, viewonly=True)
 
     __mapper_args__ = {"version_id_col": version}
     __table_args__ = (Index("ix_games_status_updated_at", "status", "updated_at"),)

@@ -15,6 +15,7 @@ import secrets
 from contextlib import contextmanager
 
 from sqlalchemy import bindparam, func, select, update
+from sqlalchemy.orm import contains_eager
 
 from . import deadlines, deals
 from .database import begin_read_only
@@ -49,7 +50,9 @@ def could_be_game_id(game_id: str) -> bool:
 
 # The hot statements are built once, with bound parameters: building and keying a statement
 # anew costs more than running it.
+# The game's move clock comes along (Game.clock), as every change reads it.
 _SEAT_QUERY = (select(Game, Seat.seat).join(Seat, Seat.game_id == Game.id)
+               .outerjoin(Game.clock).options(contains_eager(Game.clock))
                .where(Game.id == bindparam("game"), Seat.token_hash == bindparam("token_hash")))
 _LOCK_SEAT_QUERY = _SEAT_QUERY.with_for_update(of=Game)
 

@@ -1,7 +1,7 @@
 """The options of RULES.md, their standard values, ranges and named presets."""
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 from typing import Any
 
 from .errors import InvalidRules
@@ -55,7 +55,7 @@ class Rules:
         return cls.from_options(preset, **data)
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        return {name: getattr(self, name) for name in _FIELD_NAMES}  # all plain values: no deep copy
 
 
 # (type, allowed): allowed is a range for ints, a tuple of choices for strings.
@@ -86,7 +86,8 @@ PRESETS: dict[str, dict[str, Any]] = {
                 "undercut_on_tie": True, "next_dealer": "loser"},
 }
 
-assert set(OPTION_SPECS) == {f.name for f in fields(Rules)} - {"preset"}
+_FIELD_NAMES = tuple(f.name for f in fields(Rules))
+assert set(OPTION_SPECS) == set(_FIELD_NAMES) - {"preset"}
 
 
 def _validate(name: str, value: Any) -> None:

@@ -71,7 +71,7 @@ def test_bot_survives_a_server_restart(tmp_path, caplog):
         while (watcher.view(game_id)[0] or {}).get("version", 0) < 8:
             time.sleep(0.05)
         demo.stop(server)  # mid-match
-        time.sleep(1.5)
+        time.sleep(3)  # longer than the client's own retries (0.5 + 1 s): the bot itself must wait it out
         server = demo.start_gunicorn(database_url, port)
         player.join(timeout=120)
         assert not player.is_alive(), "the bots did not finish after the restart"
