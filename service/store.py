@@ -5,6 +5,9 @@ the game's row lock: SELECT ... FOR UPDATE on PostgreSQL; on SQLite every writin
 begins with BEGIN IMMEDIATE (see database.configure_sqlite). On top of the lock, the games.version
 column is checked in the UPDATE itself (SQLAlchemy's version_id_col), so two changes to one game
 can never both be applied.
+
+Every change ends by storing both seats' views at the new version (`publish_views`), so that a
+GET, by far the most frequent request, is one indexed read of the seat's row (`read_view`).
 """
 from __future__ import annotations
 
@@ -49,8 +52,9 @@ def could_be_game_id(game_id: str) -> bool:
 
 
 # The hot statements are built once, with bound parameters: building and keying a statement
-# anew costs more than running it.
-# The game's move clock comes along (Game.clock), as every change reads it.
+# anew costs more than running it. The game's move clock comes along (Game.clock): every change
+# reads it.
+_games, _seats, _events, _deals = Game.__table__, Seat.__table__, Event.__table__, Deal.__table__
 _SEAT_QUERY = (select(Game, Seat.seat).join(Seat, Seat.game_id == Game.id)
                .outerjoin(Game.clock).options(contains_eager(Game.clock))
                .where(Game.id == bindparam("game"), Seat.token_hash == bindparam("token_hash")))
@@ -181,7 +185,6 @@ def _save(game: Game, match: Match) -> None:
     db.session.flush()  # runs the UPDATE ... WHERE version = :read and bumps game.version
 
 
-_events = Event.__table__
 _LAST_SEQ = select(func.max(_events.c.seq)).where(_events.c.game_id == bindparam("game"))
 _INSERT_EVENT = _events.insert()
 
@@ -228,11 +231,9 @@ def view_for(game: Game, seat: int, match: Match | None) -> dict:
     return views_for(game, match, seats=(seat,))[seat]
 
 
-_deals = Deal.__table__
 _DEALS = (select(_deals.c.hand, _deals.c.deck, _deals.c.salt, _deals.c.commitment, _deals.c.revealed)
           .where(_deals.c.game_id == bindparam("game")).order_by(_deals.c.hand))
-_NAMES = (select(Seat.__table__.c.seat, Seat.__table__.c.name)
-          .where(Seat.__table__.c.game_id == bindparam("game")).order_by(Seat.__table__.c.seat))
+_NAMES = select(_seats.c.seat, _seats.c.name).where(_seats.c.game_id == bindparam("game")).order_by(_seats.c.seat)
 
 
 def views_for(game: Game, match: Match | None, seats=(0, 1)) -> dict[int, dict]:
@@ -262,8 +263,7 @@ def view_text(view: dict) -> str:
     return json.dumps(view, separators=(",", ":"))
 
 
-_STORE_VIEW = (update(Seat.__table__)
-               .where(Seat.__table__.c.game_id == bindparam("game"), Seat.__table__.c.seat == bindparam("which"))
+_STORE_VIEW = (update(_seats).where(_seats.c.game_id == bindparam("game"), _seats.c.seat == bindparam("which"))
                .values(view_version=bindparam("version"), view_body=bindparam("body")))
 
 
@@ -273,12 +273,11 @@ def publish_views(game: Game, match: Match | None) -> dict[int, str]:
     transaction: the views must show everything the change did, deadline included."""
     db.session.flush()  # the game's UPDATE has run: game.version is final
     texts = {seat: view_text(view) for seat, view in views_for(game, match).items()}
-    db.session.execute(_STORE_VIEW, [{"game": game.id, "which": seat, "version": game.version, "body": text}
-                                     for seat, text in texts.items()])
+    db.session.connection().execute(_STORE_VIEW, [
+        {"game": game.id, "which": seat, "version": game.version, "body": text} for seat, text in texts.items()])
     return texts
 
 
-_games, _seats = Game.__table__, Seat.__table__
 _STORED_VIEW = (select(_games.c.version, _seats.c.seat, _seats.c.view_version, _seats.c.view_body)
                 .select_from(_games.join(_seats, _seats.c.game_id == _games.c.id))
                 .where(_games.c.id == bindparam("game"), _seats.c.token_hash == bindparam("token_hash")))
