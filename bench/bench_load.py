@@ -297,7 +297,7 @@ def request_path_plans(url: str) -> list[tuple[str, str]]:
     captured = []
     with app.app_context():
         sa.event.listen(db.engine, "before_cursor_execute",
-                        lambda conn, cur, stmt, params, ctx, many: captured.append((stmt, params)))
+                        lambda conn, cur, stmt, params, ctx, many: captured.append((stmt, params[0] if many else params)))
     seen = client.get(f"/games/{game['id']}", headers={"Authorization": f"Bearer {game['tokens'][0]}"}).get_json()
     seat = seen["to_move"]
     mine = client.get(f"/games/{game['id']}", headers={"Authorization": f"Bearer {game['tokens'][seat]}"}).get_json()
