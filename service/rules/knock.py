@@ -39,15 +39,15 @@ class KnockResult:
         }
 
 
-def layout_from_melds(cards: list[Card], melds: Iterable[Meld]) -> Arrangement:
-    """The knocker's named layout, checked: valid melds, of their own cards, no card twice."""
+def layout_from_melds(cards: list[Card], melds: Iterable[Meld], whose: str = "the knocker's hand") -> Arrangement:
+    """A named layout, checked: valid melds, of the player's own cards, no card twice."""
     melds = tuple(melds)
     used: list[Card] = [c for m in melds for c in m.cards]
     if len(used) != len(set(used)):
         raise IllegalAction("invalid-meld", "a card may belong to only one meld")
     missing = [str(c) for c in used if c not in cards]
     if missing:
-        raise IllegalAction("invalid-meld", f"meld card {missing[0]} is not in the knocker's hand")
+        raise IllegalAction("invalid-meld", f"meld card {missing[0]} is not in {whose}")
     deadwood = tuple(sorted(c for c in cards if c not in used))
     return Arrangement(melds, deadwood, sum(c.points for c in deadwood))
 
@@ -121,6 +121,27 @@ def _layoffs_valid(knocker_melds: tuple[Meld, ...], layoffs: tuple[Card, ...]) -
     return True
 
 
+def proposed_defence(knocker_melds: tuple[Meld, ...], defender: list[Card], melds, layoffs,
+                     layoffs_allowed: bool) -> tuple[Arrangement, tuple[Card, ...]]:
+    """The defender's own melds and layoffs (RULES.md: a client may propose them), checked:
+    melds of the defender's own cards, layoffs that fit the knocker's melds, none against gin."""
+    layoffs = tuple(sorted(parse_cards(layoffs)))
+    if layoffs and not layoffs_allowed:
+        raise IllegalAction("invalid-layoff", "nothing may be laid off against gin")
+    for card in layoffs:
+        if card not in defender:
+            raise IllegalAction("invalid-layoff", f"layoff {card} is not in the defender's hand")
+    if len(set(layoffs)) != len(layoffs) or not _layoffs_valid(knocker_melds, layoffs):
+        raise IllegalAction("invalid-layoff", f"{' '.join(map(str, layoffs))} cannot all be laid off onto "
+                            f"the knocker's melds ({', '.join(map(str, knocker_melds)) or 'none'})")
+    kept = [c for c in defender if c not in layoffs]
+    try:
+        melds = [m if isinstance(m, Meld) else Meld(m) for m in melds]
+    except ValueError as exc:  # a group that is no meld
+        raise IllegalAction("invalid-meld", str(exc)) from None
+    return layout_from_melds(kept, melds, "the defender's hand (less its layoffs)"), layoffs
+
+
 def best_defence(knocker_melds: tuple[Meld, ...], defender: list[Card], layoffs_allowed: bool):
     """The defender's exact best: (arrangement of the cards kept, layoffs)."""
     if not layoffs_allowed:
@@ -139,12 +160,14 @@ def best_defence(knocker_melds: tuple[Meld, ...], defender: list[Card], layoffs_
 
 
 def settle_knock(knocker_cards, knocker_melds, defender_cards, rules: Rules | None = None,
-                 *, big_gin: bool = False, seen: Iterable[Card] = (), knock_limit: int | None = None
-                 ) -> KnockResult:
+                 *, big_gin: bool = False, seen: Iterable[Card] = (), knock_limit: int | None = None,
+                 defender_melds=None, defender_layoffs=()) -> KnockResult:
     """Score a knock. `knocker_cards` are the knocker's 10 cards after the discard (11 for Big
     Gin); `knocker_melds=None` lets the engine choose the layout. Points are before any
     Oklahoma doubling. `knock_limit` is the hand's (Oklahoma: from the upcard); by default the
-    rules'. A knock the rules forbid raises IllegalAction; malformed hands raise ValueError."""
+    rules'. The defender's exact best melds and layoffs are found unless `defender_melds` (and
+    `defender_layoffs`) propose others, which are used if legal. A knock or a defence the rules
+    forbid raises IllegalAction; malformed hands raise ValueError."""
     rules = rules or Rules()
     knocker = parse_cards(knocker_cards)
     defender = parse_cards(defender_cards)
@@ -164,7 +187,11 @@ def settle_knock(knocker_cards, knocker_melds, defender_cards, rules: Rules | No
     if big_gin and layout.deadwood_points:
         raise IllegalAction("big-gin-not-allowed", "Big Gin needs all 11 cards in melds")
     gin = layout.deadwood_points == 0
-    arrangement, layoffs = best_defence(layout.melds, defender, layoffs_allowed=not gin)
+    if defender_melds is None:
+        arrangement, layoffs = best_defence(layout.melds, defender, layoffs_allowed=not gin)
+    else:
+        arrangement, layoffs = proposed_defence(layout.melds, defender, defender_melds, defender_layoffs,
+                                                layoffs_allowed=not gin)
     k, d = layout.deadwood_points, arrangement.deadwood_points
     if gin and big_gin:
         result, winner, points = "big_gin", "knocker", rules.big_gin_bonus + d

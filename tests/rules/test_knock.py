@@ -288,3 +288,38 @@ def test_settle_knock_refuses_what_no_knock_could_be():
 def test_hands_may_be_given_as_text():
     assert best_arrangement("AS 2S 3S 4H 4D 4C 9C TC JC KD").deadwood_points == 10
     assert str(Meld("7C 8C 9C")) == "7C 8C 9C"
+
+
+# -- the defender's own proposal (RULES.md: accepted only if legal) ------------------------------
+
+KNOCKS = "AC 2C 3C 5D 6D 7D 9H 9S 9D 3H"   # runs A-3 clubs and 5-7 diamonds, nines, 3H: 3
+
+
+def test_a_legal_defence_proposal_is_scored_as_proposed():
+    defender = "4C 8D 9C TC JC KH QS JD 2S 4S"
+    best = settle_knock(cards(KNOCKS), None, cards(defender))
+    assert texts(best.defender_layoffs) == ["4C", "8D"]  # the engine's optimum lays both off
+    proposed = settle_knock(cards(KNOCKS), None, cards(defender),
+                            defender_melds=[["9C", "TC", "JC"]], defender_layoffs=["4C"])
+    assert texts(proposed.defender_layoffs) == ["4C"] and melds_text(proposed.defender_melds) == ["9C TC JC"]
+    assert proposed.defender_points == best.defender_points + 8  # keeping 8D costs its 8 points
+    assert (proposed.result, proposed.points) == ("knock", proposed.defender_points - 3)
+
+
+@pytest.mark.parametrize("melds, layoffs, code", [
+    ([], ["5C"], "invalid-layoff"),              # 5C touches nothing the knocker laid down
+    ([], ["KS"], "invalid-layoff"),              # not the defender's card
+    ([["9C", "TC", "QS"]], [], "invalid-meld"),   # not a meld
+    ([["4C", "5C", "6C"]], ["4C"], "invalid-meld"),  # 4C laid off and melded
+])
+def test_an_illegal_defence_proposal_is_refused(melds, layoffs, code):
+    with pytest.raises(IllegalAction) as refused:
+        settle_knock(cards(KNOCKS), None, cards("4C 5C 6C 8D 9C TC JC KH QS JD"),
+                     defender_melds=melds, defender_layoffs=layoffs)
+    assert refused.value.code == code
+
+
+def test_nothing_may_be_proposed_as_a_layoff_against_gin():
+    with pytest.raises(IllegalAction, match="against gin"):
+        settle_knock(cards("AC 2C 3C 5D 6D 7D 9H 9S 9D 9C"), None, cards("4C 8D TC JC KH QS JD 2S 4S 5H"),
+                     defender_melds=[], defender_layoffs=["4C"])
