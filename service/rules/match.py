@@ -15,6 +15,7 @@ from .errors import IllegalAction
 from .knock import layout_from_melds, settle_knock
 from .melds import best_arrangement, deadwood_count
 from .options import Rules
+from .plain import plain_copy
 from .scoring import all_closed, new_games, net_margin, record_hand_win
 
 PHASES = ("awaiting_deal", "upcard_offer", "draw", "discard", "last_discard_offer", "match_over")
@@ -359,9 +360,9 @@ class Match:
         self.result = {
             "winner": winner, "reason": reason, "margin": net if winner != 1 else -net,
             "totals": [sum((g["final"] or g)["totals"][s] for g in self.games) for s in (0, 1)],
-            "games": copy.deepcopy(self.games), "hands_won": list(self.wins),
+            "games": plain_copy(self.games), "hands_won": list(self.wins),
         }
-        return [{"type": "match_end", "hand": self.hand_number, "result": copy.deepcopy(self.result)}]
+        return [{"type": "match_end", "hand": self.hand_number, "result": plain_copy(self.result)}]
 
     # -- views and serialisation ------------------------------------------------------------
 
@@ -379,9 +380,9 @@ class Match:
             "must_draw_stock": self.must_draw_stock, "must_knock": self.must_knock,
             "taken": str(self.taken) if self.taken else None,
             "known": [_cards(k) for k in self.known], "knock_limit": self.knock_limit,
-            "multiplier": self.multiplier, "games": copy.deepcopy(self.games),
-            "wins": list(self.wins), "sheet": copy.deepcopy(self.sheet),
-            "last_hand": copy.deepcopy(self.last_hand), "result": copy.deepcopy(self.result),
+            "multiplier": self.multiplier, "games": plain_copy(self.games),
+            "wins": list(self.wins), "sheet": plain_copy(self.sheet),
+            "last_hand": plain_copy(self.last_hand), "result": plain_copy(self.result),
         }
 
     @classmethod
@@ -396,7 +397,7 @@ class Match:
         match.taken = Card.parse(data["taken"]) if data["taken"] else None
         match.known = [parse_cards(k) for k in data["known"]]
         for name in ("games", "sheet", "last_hand", "result"):
-            setattr(match, name, copy.deepcopy(data[name]))
+            setattr(match, name, plain_copy(data[name]))
         return match
 
     def __eq__(self, other: object) -> bool:

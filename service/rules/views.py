@@ -1,7 +1,7 @@
 """Per-seat views and event redaction: nothing a seat may not see ever leaves here."""
 from __future__ import annotations
 
-import copy
+from .plain import plain_copy
 
 from .melds import best_arrangement, deadwood_count
 
@@ -27,10 +27,10 @@ def seat_view(match, seat: int) -> dict:
         "multiplier": match.multiplier,
         "legal_actions": [a.to_dict() for a in match.legal_actions(seat)],
         "can_resign": not match.is_over,
-        "scores": {"games": copy.deepcopy(match.games), "hands_won": list(match.wins),
-                   "sheet": copy.deepcopy(match.sheet)},
-        "last_hand": copy.deepcopy(match.last_hand),
-        "result": copy.deepcopy(match.result),
+        "scores": {"games": plain_copy(match.games), "hands_won": list(match.wins),
+                   "sheet": plain_copy(match.sheet)},
+        "last_hand": plain_copy(match.last_hand),
+        "result": plain_copy(match.result),
         "rules": match.rules.to_dict(),
     }
 
@@ -50,7 +50,7 @@ def _arrangement(match, hand) -> dict:
 def redact_event(event: dict, viewer_seat: int, reveal_all: bool = False) -> dict:
     """The event as `viewer_seat` may see it: its own private part merged in, the rest dropped;
     with reveal_all (the hand is over and its deck revealed) every private part is shown."""
-    public = {k: copy.deepcopy(v) for k, v in event.items() if k != "private"}
+    public = {k: plain_copy(v) for k, v in event.items() if k != "private"}
     private = event.get("private") or {}
     for seat_key, part in private.items():
         if reveal_all or seat_key == str(viewer_seat):
@@ -63,4 +63,4 @@ def _merge(target: dict, part: dict) -> None:
         if isinstance(value, dict) and isinstance(target.get(key), dict):
             _merge(target[key], value)
         else:
-            target[key] = copy.deepcopy(value)
+            target[key] = plain_copy(value)

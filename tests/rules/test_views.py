@@ -1,6 +1,8 @@
 """Per-seat views and event redaction on scripted hands (docs/engine-api.md: Match, events)."""
 import json
 
+import pytest
+
 from service.rules import Discard, Draw, Knock, Pass, TakeUpcard, parse_cards, redact_event
 
 from .helpers import brute_min_deadwood, build_deck, card_strings, cards, dealt, new_match
@@ -93,3 +95,15 @@ def test_deal_event_shows_each_seat_only_its_own_cards():
         assert "9D" in seen                                           # the upcard is public
     everything = card_strings(redact_event(deal, 0, reveal_all=True))
     assert set(ND.split()) | set(DEALER.split()) <= everything
+
+
+def test_views_copy_the_state_they_show():
+    # A view is the caller's to change: it must share no list or dict with the match.
+    from service.rules.plain import plain_copy
+    data = {"sheet": [{"hand": 1, "points": [25, None], "melds": [["AC", "2C", "3C"]], "gin": True}]}
+    copied = plain_copy(data)
+    assert copied == data
+    copied["sheet"][0]["melds"][0].append("4C")
+    assert data["sheet"][0]["melds"][0] == ["AC", "2C", "3C"]
+    with pytest.raises(ValueError):
+        plain_copy({"card": object()})  # only plain data: anything else is a bug, not a copy
