@@ -59,6 +59,9 @@ SERVICE_CODES = {
     "database-unavailable": (503, "the database cannot be reached or stayed locked"),
     "database-not-migrated": (503, "the database schema is behind the code: run flask db upgrade"),
 }
+# Raised by the engine used as a library only, never in answer to a request (no route takes a
+# defender's own layoffs), so not part of the API's catalogue.
+LIBRARY_CODES = {"invalid-layoff"}
 CATALOGUE = {code: (IllegalAction(code, "").status, text) for code, text in ENGINE_CODES.items()}
 CATALOGUE.update(SERVICE_CODES)
 STATUS_BY_CODE = {code: status for code, (status, _) in CATALOGUE.items()}

@@ -19,6 +19,8 @@ from contextlib import contextmanager
 
 from sqlalchemy import bindparam, func, select, update
 from sqlalchemy.orm import contains_eager
+from sqlalchemy.orm.attributes import set_committed_value
+from sqlalchemy.orm.exc import StaleDataError
 
 from . import deadlines, deals
 from .database import begin_read_only
@@ -176,13 +178,24 @@ def _deal(game: Game, match: Match) -> list[dict]:
     return events
 
 
+_SAVE_GAME = (update(_games).where(_games.c.id == bindparam("game"), _games.c.version == bindparam("read"))
+              .values(version=bindparam("new_version"), state=bindparam("new_state"),
+                      first_dealer=bindparam("new_first_dealer"), to_move=bindparam("new_to_move"),
+                      status=bindparam("new_status"), updated_at=bindparam("new_updated_at")))
+
+
 def _save(game: Game, match: Match) -> None:
-    game.state = match.to_dict()
-    game.first_dealer = match.first_dealer
-    game.to_move = match.to_move
-    game.status = FINISHED if match.is_over else ACTIVE
-    game.updated_at = utcnow()  # always an UPDATE, so the version always moves on
-    db.session.flush()  # runs the UPDATE ... WHERE version = :read and bumps game.version
+    """UPDATE games ... WHERE version = <the version read>, bumping it: one Core statement (the
+    ORM's unit of work costs more than the statement), then the loaded object brought up to date."""
+    values = {"version": game.version + 1, "state": match.to_dict(), "first_dealer": match.first_dealer,
+              "to_move": match.to_move, "status": FINISHED if match.is_over else ACTIVE, "updated_at": utcnow()}
+    db.session.flush()  # anything pending first (a new deal's row)
+    result = db.session.connection().execute(
+        _SAVE_GAME, {"game": game.id, "read": game.version, **{f"new_{k}": v for k, v in values.items()}})
+    if result.rowcount != 1:  # cannot happen under the row lock; the version check guards it anyway
+        raise StaleDataError(f"game {game.id} changed while it was locked (version {game.version})")
+    for name, value in values.items():
+        set_committed_value(game, name, value)
 
 
 _LAST_SEQ = select(func.max(_events.c.seq)).where(_events.c.game_id == bindparam("game"))

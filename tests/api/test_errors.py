@@ -5,7 +5,7 @@ import logging
 import re
 from pathlib import Path
 
-from service.errors import CATALOGUE
+from service.errors import CATALOGUE, LIBRARY_CODES
 from service.extensions import db
 from service.models import Game
 
@@ -90,6 +90,7 @@ def test_every_engine_code_has_a_status_and_a_description():
     raised = set()
     for path in RULES_DIR.glob("*.py"):
         raised |= set(re.findall(r'IllegalAction\(\s*"([a-z-]+)"', path.read_text()))
+    raised -= LIBRARY_CODES  # the engine as a library: no request can meet them
     assert raised and raised <= set(CATALOGUE), sorted(raised - set(CATALOGUE))
 
 
