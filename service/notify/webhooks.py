@@ -78,32 +78,53 @@ def check_url(url: str) -> str:
     return url
 
 
-def refuse_private(url: str) -> None:
-    """Refuse a URL whose host resolves to a loopback, private or link-local address."""
+def delivery_address(url: str, allow_private: bool) -> str:
+    """The address a delivery to `url` connects to. Unless private addresses are allowed, the
+    host is resolved here, once, and every address it resolves to must be public; the delivery
+    then connects to that very address, so a DNS answer that changes in between (DNS
+    rebinding) cannot turn a webhook into a call to a service inside the network."""
     host = urlsplit(url).hostname or ""
+    if allow_private:
+        return host
     try:
-        infos = socket.getaddrinfo(host, None)
+        infos = socket.getaddrinfo(host, None, proto=socket.IPPROTO_TCP)
     except OSError as exc:
         raise WebhookError(f"cannot resolve {host}: {exc}") from None
-    for info in infos:
-        address = ipaddress.ip_address(info[4][0])
+    addresses = [ipaddress.ip_address(info[4][0]) for info in infos]
+    for address in addresses:
         if not address.is_global:
             raise WebhookError(f"{host} resolves to the non-public address {address}; refused "
                                "(WEBHOOK_ALLOW_PRIVATE is off)", permanent=True)
+    if not addresses:
+        raise WebhookError(f"cannot resolve {host}: no address")
+    return str(addresses[0])
 
 
 def post(url: str, secret: str, msg_id: str, body: str, timestamp: int, timeout: float,
          allow_private: bool) -> int:
     """Deliver once. Returns the status code of a 2xx answer, raises WebhookError otherwise."""
-    import requests
-    if not allow_private:
-        refuse_private(url)
+    import urllib3
+    from requests.certs import where as ca_bundle  # the CA bundle requests uses
+
+    parts = urlsplit(url)
+    address = delivery_address(url, allow_private)
+    https = parts.scheme == "https"
+    port = parts.port or (443 if https else 80)
+    host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
+    target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    # TLS still checks the certificate against the URL's host name, not the address.
+    tls = {"server_hostname": parts.hostname, "assert_hostname": parts.hostname,
+           "cert_reqs": "CERT_REQUIRED", "ca_certs": ca_bundle()} if https else {}
+    pool_class = urllib3.HTTPSConnectionPool if https else urllib3.HTTPConnectionPool
     try:
-        response = requests.post(url, data=body.encode("utf-8"), timeout=timeout, allow_redirects=False,
-                                 headers=headers(secret, msg_id, timestamp, body))
-    except requests.RequestException as exc:
+        with pool_class(address, port, timeout=urllib3.Timeout(total=timeout), retries=False, **tls) as pool:
+            response = pool.urlopen("POST", target, body=body.encode("utf-8"), redirect=False,
+                                    assert_same_host=False,
+                                    headers={**headers(secret, msg_id, timestamp, body),
+                                             "host": host if parts.port is None else f"{host}:{parts.port}"})
+    except urllib3.exceptions.HTTPError as exc:
         raise WebhookError(f"{type(exc).__name__}: {exc}") from None
-    if 200 <= response.status_code < 300:
-        return response.status_code
+    if 200 <= response.status < 300:
+        return response.status
     # 410 Gone is the receiver saying "stop"; anything else may be temporary.
-    raise WebhookError(f"HTTP {response.status_code} from the receiver", permanent=response.status_code == 410)
+    raise WebhookError(f"HTTP {response.status} from the receiver", permanent=response.status == 410)

@@ -145,7 +145,8 @@ class Receiver:
                 with receiver.lock:
                     failing = receiver.fail_next > 0
                     receiver.fail_next -= failing
-                    receiver.requests.append({"headers": dict(self.headers), "body": body, "failed": failing})
+                    receiver.requests.append({"headers": dict(self.headers), "body": body, "failed": failing,
+                                              "path": self.path, "header_list": self.headers.items()})
                 self.send_response(503 if failing else 204)
                 self.end_headers()
 

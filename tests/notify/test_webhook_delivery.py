@@ -1,0 +1,50 @@
+"""Where a webhook delivery connects: the address checked is the address called (no DNS
+rebinding past the private-address check), and the receiver sees the URL's own host, path and
+query, with a signature it can verify."""
+from __future__ import annotations
+
+import socket
+import time
+
+import pytest
+
+from service.notify import webhooks
+
+
+def resolver(*answers: str):
+    """getaddrinfo answering each call with the next address: a DNS server that changes its
+    answer (a fault no loopback test can cause for real), and the calls counted."""
+    calls = []
+
+    def getaddrinfo(host, port, *args, **kwargs):
+        address = answers[min(len(calls), len(answers) - 1)]
+        calls.append(host)
+        family = socket.AF_INET6 if ":" in address else socket.AF_INET
+        return [(family, socket.SOCK_STREAM, socket.IPPROTO_TCP, "", (address, 0))]
+    return getaddrinfo, calls
+
+
+def test_the_checked_address_is_the_one_called(monkeypatch):
+    getaddrinfo, calls = resolver("93.184.216.34", "127.0.0.1")  # public first, then internal
+    monkeypatch.setattr(webhooks.socket, "getaddrinfo", getaddrinfo)
+    assert webhooks.delivery_address("https://hooks.example.org/x", allow_private=False) == "93.184.216.34"
+    assert calls == ["hooks.example.org"]  # resolved once: nothing later can swap the address
+
+
+@pytest.mark.parametrize("address", ["127.0.0.1", "10.1.2.3", "169.254.169.254", "::1", "fd00::1"])
+def test_a_host_with_a_private_address_is_refused_for_good(monkeypatch, address):
+    monkeypatch.setattr(webhooks.socket, "getaddrinfo", resolver(address)[0])
+    with pytest.raises(webhooks.WebhookError) as refused:
+        webhooks.delivery_address("http://hooks.example.org/x", allow_private=False)
+    assert refused.value.permanent and address in str(refused.value)
+
+
+def test_the_receiver_gets_the_urls_host_path_query_and_a_valid_signature(receiver):
+    url = f"http://localhost:{receiver.port}/hook/seat?game=abc"
+    secret, body, now = webhooks.new_secret(), '{"type":"turn.started"}', int(time.time())
+    assert webhooks.post(url, secret, "msg_1", body, now, timeout=5, allow_private=True) == 204
+    [delivered] = receiver.delivered()
+    hosts = [value for name, value in delivered["header_list"] if name.lower() == "host"]
+    assert hosts == [f"localhost:{receiver.port}"]  # the URL's host, once: urllib3 added none of its own
+    assert delivered["path"] == "/hook/seat?game=abc"
+    assert webhooks.verify(secret, delivered["headers"], delivered["body"], now)
