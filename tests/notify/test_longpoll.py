@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import threading
 
+from service.notify import longpoll
+
 from .conftest import act, auth, start_game, view
 
 
@@ -12,18 +14,26 @@ def get(client, game, seat, query="", etag=None):
     return client.get(f"/games/{game['id']}{query}", headers=headers)
 
 
-def test_a_waiting_request_returns_as_soon_as_the_game_moves(nclient, notify_app):
+def test_a_waiting_request_returns_as_soon_as_the_game_moves(nclient, notify_app, monkeypatch):
     game = start_game(nclient)
     seat = view(nclient, game, 0)["to_move"]
     first = get(nclient, game, 1 - seat)
-    answers = {}
+    answers, waiting = {}, threading.Event()
+    real_wait = longpoll.wait_for_change
+
+    def wait_for_change(*args):  # the real wait, telling the test when it has begun
+        waiting.set()
+        return real_wait(*args)
+    monkeypatch.setattr(longpoll, "wait_for_change", wait_for_change)
 
     def wait():
         answers["wait"] = get(notify_app.test_client(), game, 1 - seat, "?wait=30", first.headers["ETag"])
     waiter = threading.Thread(target=wait)
     waiter.start()
+    assert waiting.wait(10)
     # The move goes through while the other request waits (it holds no lock or transaction).
     moved = act(notify_app.test_client(), game, seat, {"type": "pass"})
+    assert "wait" not in answers  # it was still waiting when the move was made
     assert moved.status_code == 200
     waiter.join(40)
     answer = answers["wait"]
