@@ -41,8 +41,8 @@ def require_json_body():
 
 
 def json_answer(text: str, status: int, version: int) -> Response:
-    """A view, already JSON (stored with the change that made it): sent as it is. The schema
-    still documents it; tests/api/test_openapi.py checks that it matches what the engine gives."""
+    """A view, already JSON (stored with the change that made it): sent as it is. GameViewSchema
+    still documents it; tests/api/test_stored_views.py checks that it dumps every view unchanged."""
     return Response(text + "\n", status=status, mimetype="application/json", headers=etag_headers(version))
 
 
@@ -95,9 +95,9 @@ def join_game(args, game_id):
 def get_game(query, game_id):
     """The caller's view of the game. Send If-None-Match with the last ETag to poll cheaply; add
     ?wait=N (up to 60) to have the answer wait until the game changes (long-poll)."""
-    version, seat, view = store.read_view(game_id, bearer_token())
+    version, _, view = store.read_view(game_id, bearer_token())
     if query.get("wait") and longpoll.unchanged(version, query):
-        version, seat, view = longpoll.wait(game_id, version, query["wait"])
+        version, _, view = longpoll.wait(game_id, version, query["wait"])
     if longpoll.unchanged(version, query):
         return Response(status=304, headers=etag_headers(version))
     return json_answer(view, 200, version)
