@@ -90,18 +90,25 @@ def renew(row: Claimed, worker: str) -> bool:
     """Extend this worker's claim on `row` by a lease from now, just before delivering it; False
     (deliver nothing) when the claim is no longer ours: taken over after it expired, or finished."""
     lease_end = now() + timedelta(seconds=setting("NOTIFY_LEASE_SECONDS"))
+    return _while_claimed(row, worker, "the claim was taken over before delivery; not delivered by " + worker,
+                          claimed_until=lease_end)
+
+
+def _while_claimed(row: Claimed, worker: str, lost: str, **values) -> bool:
+    """Set `values` on the row only while `worker` still holds its claim (a compare-and-set),
+    committed at once; False, and a warning saying `lost`, when the claim is gone."""
     try:
-        held = db.session.execute(
+        done = db.session.execute(
             update(OutboxMessage).where(OutboxMessage.id == row.id, OutboxMessage.claimed_by == worker,
                                         OutboxMessage.status == PENDING)
-            .values(claimed_until=lease_end).execution_options(synchronize_session=False))
+            .values(**values).execution_options(synchronize_session=False))
         db.session.commit()
     except BaseException:
         db.session.rollback()
         raise
-    if held.rowcount != 1:
-        log.warning("outbox %s: the claim was taken over before delivery; not delivered by %s", row.id, worker)
-    return held.rowcount == 1
+    if done.rowcount != 1:
+        log.warning("outbox %s: %s", row.id, lost)
+    return done.rowcount == 1
 
 
 # One delivery waits on the network a few times (connect, TLS, login, MAIL, RCPT, DATA, the body's
@@ -115,19 +122,8 @@ def within_lease(timeout: float) -> float:
 
 
 def _finish(row: Claimed, worker: str, **values) -> bool:
-    try:
-        done = db.session.execute(
-            update(OutboxMessage).where(OutboxMessage.id == row.id, OutboxMessage.claimed_by == worker,
-                                        OutboxMessage.status == PENDING)
-            .values(claimed_by=None, claimed_until=None, attempts=OutboxMessage.attempts + 1, **values)
-            .execution_options(synchronize_session=False))
-        db.session.commit()
-    except BaseException:
-        db.session.rollback()
-        raise
-    if done.rowcount != 1:
-        log.warning("outbox %s: the claim was lost before it could be marked (%s)", row.id, values)
-    return done.rowcount == 1
+    return _while_claimed(row, worker, f"the claim was lost before it could be marked ({values})",
+                          claimed_by=None, claimed_until=None, attempts=OutboxMessage.attempts + 1, **values)
 
 
 def mark_sent(row: Claimed, worker: str) -> bool:

@@ -33,6 +33,34 @@ def gin_server(tmp_path_factory):
         demo.stop(server)
 
 
+class RestartableServer:
+    """The service under gunicorn on a scratch SQLite file and a fixed loopback port, which a test
+    stops and starts again: a server restart, with the games kept."""
+
+    def __init__(self, folder: Path):
+        self.database_url = f"sqlite:///{folder / 'restart.sqlite3'}"
+        demo.migrate(self.database_url)
+        self.port = demo.free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.process = None
+        self.start()
+
+    def start(self) -> None:
+        self.process = demo.start_gunicorn(self.database_url, self.port)
+
+    def stop(self) -> None:
+        if self.process is not None:
+            demo.stop(self.process)
+            self.process = None
+
+
+@pytest.fixture
+def restartable_server(tmp_path):
+    server = RestartableServer(tmp_path)
+    yield server
+    server.stop()
+
+
 @pytest.fixture(scope="session")
 def copied_client(tmp_path_factory) -> Path:
     """gin.py and bot.py copied on their own into an empty folder: they must run from there."""

@@ -53,30 +53,23 @@ def test_the_demo_match_and_its_score_sheet(gin_server):
     assert f"wins the match by {view['result']['margin']}" in sheet
 
 
-def test_bot_survives_a_server_restart(tmp_path, caplog):
-    database_url = f"sqlite:///{tmp_path / 'restart.sqlite3'}"
-    demo.migrate(database_url)
-    port = demo.free_port()
-    url = f"http://127.0.0.1:{port}"
-    server = demo.start_gunicorn(database_url, port)
-    try:
-        game_id, token_a, token_b = new_game(url, {"preset": "standard", "target": 30})
-        caplog.set_level(logging.INFO, logger="gin.bot")
-        results: dict = {}
-        player = threading.Thread(target=lambda: results.update(
-            bot.play_all(url, [(game_id, token_a), (game_id, token_b)], knock_at=10, wait=0,
-                                  poll_delay=0.02, max_delay=0.5)), daemon=True)
-        player.start()
-        watcher = gin.Api(url, token_a)
-        while (watcher.view(game_id)[0] or {}).get("version", 0) < 8:
-            time.sleep(0.05)
-        demo.stop(server)  # mid-match
-        time.sleep(3)  # longer than the client's own retries (0.5 + 1 s): the bot itself must wait it out
-        server = demo.start_gunicorn(database_url, port)
-        player.join(timeout=120)
-        assert not player.is_alive(), "the bots did not finish after the restart"
-    finally:
-        demo.stop(server)
+def test_bot_survives_a_server_restart(restartable_server, caplog):
+    url = restartable_server.url
+    game_id, token_a, token_b = new_game(url, {"preset": "standard", "target": 30})
+    caplog.set_level(logging.INFO, logger="gin.bot")
+    results: dict = {}
+    player = threading.Thread(target=lambda: results.update(
+        bot.play_all(url, [(game_id, token_a), (game_id, token_b)], knock_at=10, wait=0,
+                     poll_delay=0.02, max_delay=0.5)), daemon=True)
+    player.start()
+    watcher = gin.Api(url, token_a)
+    while (watcher.view(game_id)[0] or {}).get("version", 0) < 8:
+        time.sleep(0.05)
+    restartable_server.stop()  # mid-match
+    time.sleep(3)  # longer than the client's own retries (0.5 + 1 s): the bot itself must wait it out
+    restartable_server.start()
+    player.join(timeout=120)
+    assert not player.is_alive(), "the bots did not finish after the restart"
     assert any("retrying" in record.getMessage() for record in caplog.records)
     assert len(results) == 2 and all(v["status"] == "finished" for v in results.values())
 

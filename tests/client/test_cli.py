@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from client import bot, demo, gin
+from client import bot, gin
 
 from .conftest import Player
 
@@ -138,28 +138,20 @@ def test_claim_and_vacation_commands(players):
     assert "vacation day(s) left" in other.run("vacation", "1", "--plain").stdout
 
 
-def test_watch_outlasts_a_server_restart(tmp_path, copied_client):
-    database_url = f"sqlite:///{tmp_path / 'restart.sqlite3'}"
-    demo.migrate(database_url)
-    port = demo.free_port()
-    url = f"http://127.0.0.1:{port}"
-    server = demo.start_gunicorn(database_url, port)
-    try:
-        ann, bob = (Player(copied_client / "gin.py", tmp_path / name, url) for name in ("ann", "bob"))
-        game_id = start_game(ann, bob)
-        waiter, view = mover(ann, bob, game_id)
-        other = bob if waiter is ann else ann
-        watching = other.popen("watch", "--plain", "--timeout", "90", "--wait", "2", "--retries", "0")
-        time.sleep(0.5)
-        demo.stop(server)  # the watcher's long-poll fails and it keeps trying
-        time.sleep(2.5)
-        assert watching.poll() is None, watching.communicate()
-        server = demo.start_gunicorn(database_url, port)
-        while view["to_move"] == view["seat"]:
-            view = json.loads(waiter.run(*command_for(view), "--json").stdout)
-        out, err = watching.communicate(timeout=90)
-    finally:
-        demo.stop(server)
+def test_watch_outlasts_a_server_restart(restartable_server, tmp_path, copied_client):
+    ann, bob = (Player(copied_client / "gin.py", tmp_path / name, restartable_server.url) for name in ("ann", "bob"))
+    game_id = start_game(ann, bob)
+    waiter, view = mover(ann, bob, game_id)
+    other = bob if waiter is ann else ann
+    watching = other.popen("watch", "--plain", "--timeout", "90", "--wait", "2", "--retries", "0")
+    time.sleep(0.5)
+    restartable_server.stop()  # the watcher's long-poll fails and it keeps trying
+    time.sleep(2.5)
+    assert watching.poll() is None, watching.communicate()
+    restartable_server.start()
+    while view["to_move"] == view["seat"]:
+        view = json.loads(waiter.run(*command_for(view), "--json").stdout)
+    out, err = watching.communicate(timeout=90)
     assert watching.returncode == 0, err
     assert "still watching" in err and "Your turn" in out
 
