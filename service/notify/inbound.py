@@ -5,9 +5,9 @@ The message reaches us through the SMTP listener (smtpd.py) or an MTA pipe
 play+<secret>@MAIL_DOMAIN: the secret (stored only hashed) names one seat of one game until the
 next move. A reply to an older turn (a move was made since), garbage or an illegal move changes
 nothing and is answered saying why; so does mail to a wrong secret, but its fixed answer goes only
-to a known player (see answer_unknown). Each command is played exactly like POST /games/{id}/actions: the store
-locks the game, the engine applies, the store records (and writes the notifications) in one
-transaction.
+to a known player (see answer_unknown). Each command is played exactly like POST
+/games/{id}/actions (the store's locked load, apply, record), and a reply's commands together
+with its answer commit as one transaction (see play_reply).
 """
 from __future__ import annotations
 
@@ -191,41 +191,47 @@ def moved_since(game, version: int, event_seq: int | None) -> bool:
 
 def play_reply(msg: EmailMessage, message_id: str, sender: str, game_id: str, seat: int, version: int,
                moment, event_seq: int | None = None) -> Outcome:
+    """Play a reply's commands in order, in one transaction under the game's lock. A command the
+    rules refuse is undone alone (a savepoint) and ends the reply: what came before it stays
+    played, and the answer says why. If the process dies midway, nothing of the reply is kept,
+    so the mail server's retry plays it whole (its secret is still good: no move was recorded)."""
     from .. import store
-    since = _once(lambda: dispatch.last_seq(game_id))
     played: list[str] = []
+    command, since = None, 0
     try:
-        commands = commands_of(msg)
-        expected, expected_seq = version, event_seq
-        for index, command in enumerate(commands):
-            last = index == len(commands) - 1
-
-            def one_command():
-                game = store.lock_game(game_id)
-                if game is None:
-                    raise Stale("the game no longer exists")
-                if moved_since(game, expected, expected_seq):
-                    raise Stale(f"this reply answers version {expected} of the game, but it is at version "
-                                f"{game.version} now (a move was made since). The current state is "
-                                "below: reply to this mail instead")
-                action = resolve(command, store.started_match(game).view(seat))
-                context = dispatch.reply_context.set(dispatch.MailReply(
-                    seat, played + [str(command)], message_id, sender, since) if last else None)
-                try:
-                    store.play(game, seat, action)
-                finally:
-                    dispatch.reply_context.reset(context)
-                # The reply's next command follows on from this one (our own move is no staleness).
-                return game.version, (None if expected_seq is None else dispatch.last_seq(game_id))
-            expected, expected_seq = _once(one_command)
-            played.append(str(command))
-    except (CommandError, IllegalAction, Problem, Stale) as exc:
-        detail = getattr(exc, "message", None) or getattr(exc, "detail", None) or str(exc)
-        problem = detail if isinstance(exc, (Stale, CommandError)) else f"{command}: {detail}"
-        _once(lambda: answer_failure(game_id, seat, played, problem, message_id, sender, since, moment))
-        status = "stale" if isinstance(exc, Stale) else "failed"
-        log.info("inbound %s for %s seat %s: %s (%s)", message_id, game_id, seat, status, problem)
-        return Outcome(status, problem, game_id)
+        try:
+            game = store.lock_game(game_id)
+            since = dispatch.last_seq(game_id)
+            if game is None:
+                raise Stale("the game no longer exists")
+            if moved_since(game, version, event_seq):
+                raise Stale(f"this reply answers version {version} of the game, but it is at version "
+                            f"{game.version} now (a move was made since). The current state is "
+                            "below: reply to this mail instead")
+            commands = commands_of(msg)
+            for index, command in enumerate(commands):
+                last = index == len(commands) - 1
+                with db.session.begin_nested():  # a refused command undoes itself, and only itself
+                    action = resolve(command, store.started_match(game).view(seat))
+                    context = dispatch.reply_context.set(dispatch.MailReply(
+                        seat, played + [str(command)], message_id, sender, since) if last else None)
+                    try:
+                        store.play(game, seat, action)
+                    finally:
+                        dispatch.reply_context.reset(context)
+                played.append(str(command))
+        except (CommandError, IllegalAction, Problem, Stale) as exc:
+            detail = getattr(exc, "message", None) or getattr(exc, "detail", None) or str(exc)
+            problem = detail if isinstance(exc, (Stale, CommandError)) else f"{command}: {detail}"
+            answer_failure(game_id, seat, played, problem, message_id, sender, since, moment)
+            db.session.commit()  # the commands played before the failure, and the answer
+            status = "stale" if isinstance(exc, Stale) else "failed"
+            log.info("inbound %s for %s seat %s: %s (%s)", message_id, game_id, seat, status, problem)
+            return Outcome(status, problem, game_id)
+        db.session.commit()
+    except BaseException:
+        db.session.rollback()
+        raise
     return Outcome("played", "; ".join(played), game_id)
 
 

@@ -332,3 +332,31 @@ def test_a_reply_secret_from_before_event_seq_was_stored_is_judged_by_the_versio
     deliver(notify_app)
     assert "a move was made since" in answer_to(mail_server.catcher, EMAILS[seat], count)[1]
     assert state_of(notify_app, game)[1] == before[1]
+
+
+def test_a_reply_cut_short_by_a_crash_keeps_nothing_and_plays_whole_when_delivered_again(
+        nclient, notify_app, mail_server, monkeypatch):
+    from service import store
+    from service.notify import inbound
+    game = mailed_game(nclient, notify_app)
+    seat, mail = turn_mail(mail_server.catcher, game, notify_app)
+    card = view(nclient, game, seat)["hand"][0]
+    raw = (f"From: {EMAILS[seat]}\r\nTo: {reply_address(mail)}\r\nSubject: Re: your turn\r\n"
+           f"Message-ID: <crash@example.org>\r\n\r\ntake\r\ndiscard {card}\r\n").encode()
+    before = stored_game(notify_app, game["id"]).version
+    real_play, calls = store.play, []
+
+    def dies_before_the_second_command(*args, **kwargs):  # a crash: no test can pull the plug for real
+        calls.append(args)
+        if len(calls) == 2:
+            raise SystemExit("the process dies between two commands")
+        return real_play(*args, **kwargs)
+    monkeypatch.setattr(store, "play", dies_before_the_second_command)
+    with notify_app.app_context(), pytest.raises(SystemExit):
+        inbound.receive(raw)
+    assert stored_game(notify_app, game["id"]).version == before  # the take was not kept alone
+    monkeypatch.setattr(store, "play", real_play)
+    with notify_app.app_context():
+        outcome = inbound.receive(raw)  # the mail server delivers it again: the reply is still good
+    assert (outcome.status, outcome.detail) == ("played", f"take; discard {card}")
+    assert stored_game(notify_app, game["id"]).to_move == 1 - seat
