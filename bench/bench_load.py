@@ -26,7 +26,6 @@ import os
 import platform
 import shlex
 import statistics
-import subprocess
 import sys
 import tempfile
 import time

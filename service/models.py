@@ -2,11 +2,15 @@
 from __future__ import annotations
 
 from datetime import datetime, timezone
+from typing import TYPE_CHECKING
 
 from sqlalchemy import JSON, DateTime, ForeignKey, Index, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .extensions import db
+
+if TYPE_CHECKING:  # the notify models import this module; at run time the mapper finds it by name
+    from .notify.models import GameClock
 
 
 def utcnow() -> datetime:

@@ -13,7 +13,7 @@ from .actions import Action, BigGin, Discard, Draw, Knock, Pass, Resign, TakeUpc
 from .cards import Card, parse_cards
 from .errors import IllegalAction
 from .knock import layout_from_melds, settle_knock
-from .melds import best_arrangement, deadwood_count
+from .melds import deadwood_count
 from .options import Rules
 from .plain import plain_copy
 from .scoring import all_closed, new_games, net_margin, record_hand_win
