@@ -55,6 +55,10 @@ SERVICE_CODES = {
     "invalid-invite": (422, "the invite code does not open a seat of this game"),
     "idempotency-key-reused": (422, "the Idempotency-Key was first used with a different body"),
     "rate-limited": (429, "too many requests from this token or address: wait Retry-After seconds"),
+    "too-many-waiters": (429, "this token, address or server holds as many waiting requests (long-polls, "
+                              "streams) as allowed: close one, or wait Retry-After seconds"),
+    "header-too-large": (431, "a request header, or all of them, is larger than the server takes"),
+    "uri-too-long": (414, "the request line is longer than the server takes"),
     "internal-error": (500, "the server failed; the details are in its log, never in the answer"),
     "database-unavailable": (503, "the database cannot be reached or stayed locked"),
     "database-not-migrated": (503, "the database schema is behind the code: run flask db upgrade"),

@@ -3,15 +3,15 @@ from __future__ import annotations
 
 import json
 
-from flask import Response, request, url_for
+from flask import Response, request, stream_with_context, url_for
 from flask_smorest import Blueprint
 
-from . import deadlines, store
+from . import deadlines, store, waiting
 from .errors import ENGINE_CODES, Problem
 from .examples import CREATED_EXAMPLE, EVENTS_EXAMPLE, JOINED_EXAMPLE
 from .web import (BEARER, ETAG_HEADER, IDEMPOTENCY_KEY, IF_MATCH, IF_NONE_MATCH, bearer_token,
                    check_if_match, etag_headers, idempotency_key, parse_json_body, problems)
-from .notify import contacts, longpoll
+from .notify import contacts
 from .notify.schemas import WaitQuerySchema
 from .rules import Rules
 from .schemas import (ActionSchema, CreatedGameSchema, CreateGameSchema, EventsPageSchema,
@@ -44,6 +44,17 @@ def json_answer(text: str, status: int, version: int) -> Response:
     """A view, already JSON (stored with the change that made it): sent as it is. GameViewSchema
     still documents it; tests/api/test_stored_views.py checks that it dumps every view unchanged."""
     return Response(text + "\n", status=status, mimetype="application/json", headers=etag_headers(version))
+
+
+LAST_EVENT_ID = {"in": "header", "name": "Last-Event-ID", "required": False, "schema": {"type": "string"},
+                 "description": "The id of the last event received (a version): the stream starts after it"}
+STREAM_DESCRIPTION = (
+    "`text/event-stream`. Each event is `id: <version>`, `event: view`, `data: <the view, as GET answers it>`; "
+    "the first is the current view (left out when Last-Event-ID names the current version). "
+    "A comment line (`: keep-alive`) is sent every 15 s while nothing happens. Views are whole states: "
+    "after a reconnection the first event is the newest view, so nothing is lost and none is sent twice. "
+    "The stream ends when the match is over, after an hour, or when the server restarts; reconnect with "
+    "Last-Event-ID. At most 4 waiting requests (streams and long-polls) per token: more get 429.")
 
 
 def links(game_id: str) -> dict:
@@ -95,12 +106,34 @@ def join_game(args, game_id):
 def get_game(query, game_id):
     """The caller's view of the game. Send If-None-Match with the last ETag to poll cheaply; add
     ?wait=N (up to 60) to have the answer wait until the game changes (long-poll)."""
-    version, _, view = store.read_view(game_id, bearer_token())
-    if query.get("wait") and longpoll.unchanged(version, query):
-        version, _, view = longpoll.wait(game_id, version, query["wait"])
-    if longpoll.unchanged(version, query):
+    token = bearer_token()
+    version, _, view = store.read_view(game_id, token)
+    if query.get("wait") and waiting.unchanged(version, query):
+        version, _, view = waiting.wait_for_view(game_id, token, version, query["wait"])
+    if waiting.unchanged(version, query):
         return Response(status=304, headers=etag_headers(version))
     return json_answer(view, 200, version)
+
+
+@games.route("/games/<game_id>/stream", methods=["GET"])
+@games.doc(security=BEARER, parameters=[LAST_EVENT_ID], responses={"200": {
+    "description": STREAM_DESCRIPTION, "content": {"text/event-stream": {"schema": {"type": "string"}}}},
+    "204": {"description": "The match is over and Last-Event-ID names its last version: nothing more "
+                           "will come (EventSource stops reconnecting)"}})
+@problems(games, "invalid-token", "validation-error", "too-many-waiters")
+def stream_game(game_id):
+    """The caller's view as Server-Sent Events: now, and after every change (`id` is the version)."""
+    token = bearer_token()
+    version, _, view = store.read_view(game_id, token)
+    last_seen = waiting.last_event_id()
+    if last_seen == version and waiting.is_finished(view):
+        return Response(status=204)
+    holder = waiting.take_slot()
+    response = Response(stream_with_context(waiting.stream(game_id, token, version, view, last_seen)),
+                        mimetype="text/event-stream",
+                        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+    response.call_on_close(lambda: waiting.slots.give_back(*holder))
+    return response
 
 
 @games.route("/games/<game_id>/actions", methods=["POST"])

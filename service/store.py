@@ -22,7 +22,7 @@ from sqlalchemy.orm import contains_eager
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.exc import StaleDataError
 
-from . import deadlines, deals
+from . import deadlines, deals, wakeup
 from .database import begin_read_only
 from .errors import Problem, invalid_token
 from .extensions import db
@@ -288,6 +288,7 @@ def publish_views(game: Game, match: Match | None) -> dict[int, str]:
     texts = {seat: view_text(view) for seat, view in views_for(game, match).items()}
     db.session.connection().execute(_STORE_VIEW, [
         {"game": game.id, "which": seat, "version": game.version, "body": text} for seat, text in texts.items()])
+    wakeup.game_changed(game.id, game.version)  # its waiters, on every process, wake when this commits
     return texts
 
 

@@ -6,7 +6,7 @@
     outbox.py    claiming rows safely with many workers; worker.py the delivery loop
     smtp.py / webhooks.py   the two ways out; sweeps.py reminders, time-up notices, digests
     inbound.py   moves by email (commands.py reads them); smtpd.py the SMTP listener
-    routes.py    contact settings and vacations; longpoll.py GET /games/{id}?wait=N
+    routes.py    contact settings and vacations
     cli.py       flask notify worker | smtpd | inbound | sweep
 
 Kept import-light: service.models imports .models from here, so nothing at this level may import

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 
-from service.notify import longpoll
+from service import wakeup
 
 from .conftest import act, auth, start_game, view
 
@@ -19,16 +19,16 @@ def test_a_waiting_request_returns_as_soon_as_the_game_moves(nclient, notify_app
     seat = view(nclient, game, 0)["to_move"]
     first = get(nclient, game, 1 - seat)
     answers, waiting = {}, threading.Event()
-    real_wait = longpoll.wait_for_change
+    real_wait = wakeup.Waiter.wait
 
-    def wait_for_change(*args):  # the real wait, telling the test when it has begun
+    def wait(self, seconds):  # the real wait, telling the test when it has begun
         waiting.set()
-        return real_wait(*args)
-    monkeypatch.setattr(longpoll, "wait_for_change", wait_for_change)
+        return real_wait(self, seconds)
+    monkeypatch.setattr(wakeup.Waiter, "wait", wait)
 
-    def wait():
+    def wait_for_it():
         answers["wait"] = get(notify_app.test_client(), game, 1 - seat, "?wait=30", first.headers["ETag"])
-    waiter = threading.Thread(target=wait)
+    waiter = threading.Thread(target=wait_for_it)
     waiter.start()
     assert waiting.wait(10)
     # The move goes through while the other request waits (it holds no lock or transaction).
