@@ -7,7 +7,6 @@ PY     := $(VENV)/bin/python
 FLASK  := $(PY) -m flask --app service
 PORT   ?= 8000
 WORKERS ?= 2
-THREADS ?= 8  # long-polls (gin watch, the bot) each hold a thread, not a whole worker
 
 .PHONY: run test install migrate openapi bench clean
 
@@ -24,7 +23,7 @@ migrate: install
 	$(FLASK) db upgrade
 
 run: migrate
-	$(PY) -m gunicorn --workers $(WORKERS) --worker-class gthread --threads $(THREADS) --bind 127.0.0.1:$(PORT) "service:create_app()"
+	$(PY) -m gunicorn -c python:service.server --workers $(WORKERS) --bind 127.0.0.1:$(PORT) "service:create_app()"
 
 test: install
 	$(PY) -m pytest

@@ -1,7 +1,7 @@
 """The service under load, on SQLite and PostgreSQL: throughput, latency, scale, storage, memory.
 
     .venv/bin/python bench/bench_load.py [throughput] [scale] [storage] [--db sqlite,postgresql]
-        [--clients 4] [--workers 2] [--threads 1] [--seconds 10] [--small 1000] [--large 1000000]
+        [--clients 4] [--workers 2] [--worker-class gevent] [--seconds 10] [--small 1000] [--large 1000000]
         [--matches 10]
 
 - throughput: client processes play real games through gunicorn (GET the mover's view, POST its
@@ -83,19 +83,9 @@ def peak_rss_mb(pid: int) -> float:
     return float("nan")
 
 
-def start_service(url: str, workers: int, log_path, threads: int = 1):
-    """gunicorn on the service; threads > 1 turns its sync workers into gthread ones (the
-    Procfile's choice), through GUNICORN_CMD_ARGS, which only this start sees."""
-    saved = os.environ.get("GUNICORN_CMD_ARGS")
-    if threads > 1:
-        os.environ["GUNICORN_CMD_ARGS"] = f"--threads {threads}"
-    try:
-        return start_gunicorn(url, workers=workers, log_path=log_path)
-    finally:
-        if saved is None:
-            os.environ.pop("GUNICORN_CMD_ARGS", None)
-        else:
-            os.environ["GUNICORN_CMD_ARGS"] = saved
+def start_service(url: str, workers: int, log_path, worker_class: str = "gevent"):
+    """gunicorn on the service, with the worker class named (the Procfile's is gevent)."""
+    return start_gunicorn(url, workers=workers, log_path=log_path, worker_class=worker_class)
 
 
 # -- clients ------------------------------------------------------------------------------------
@@ -163,7 +153,7 @@ def percentile(values: list[float], p: float) -> float:
 
 def throughput(kind: str, options, directory: Path) -> None:
     with fresh_database(kind, directory, options.pg_url) as (url, (floor_spec, floor_env)):
-        process, base_url = start_service(url, options.workers, directory / f"{kind}.log", options.threads)
+        process, base_url = start_service(url, options.workers, directory / f"{kind}.log", options.worker_class)
         try:
             elapsed, gets, posts = run_players(base_url, options.clients, options.seconds)
             rss = [peak_rss_mb(pid) for pid in worker_pids(process.pid)]
@@ -173,14 +163,14 @@ def throughput(kind: str, options, directory: Path) -> None:
         floor, floor_url = launch_gunicorn(
             floor_spec, floor_env, cwd=ROOT / "bench", workers=options.workers,
             ready=lambda u: requests.post(u + "/bump/0", timeout=5).status_code == 200,
-            log_path=directory / f"{kind}-floor.log")
+            log_path=directory / f"{kind}-floor.log", worker_class=options.worker_class)
         try:
             floor_rate = run_floor(floor_url, options.clients, options.seconds)
         finally:
             stop_gunicorn(floor)
     actions = len(posts) / elapsed
     requests_rate = (len(posts) + len(gets)) / elapsed
-    workers = f"gthread workers x {options.threads} threads" if options.threads > 1 else "sync workers"
+    workers = f"{options.worker_class} workers"
     print(f"\n[{kind}] throughput: gunicorn {options.workers} {workers}, {options.clients} client processes, "
           f"{options.seconds:g} s")
     print(f"  game:   {actions:7.1f} actions/s, {requests_rate:7.1f} requests/s (GET view + POST action per move)")
@@ -438,8 +428,8 @@ def main() -> None:
     parser.add_argument("--pg-url", default=PG_DEFAULT)
     parser.add_argument("--clients", type=int, default=4)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--threads", type=int, default=1,
-                        help="threads per worker: more than 1 makes gunicorn use gthread (as the Procfile does)")
+    parser.add_argument("--worker-class", choices=["gevent", "sync", "gthread"], default="gevent",
+                        help="gunicorn's worker class: gevent is the Procfile's (service/server.py)")
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--small", type=int, default=1000)
     parser.add_argument("--large", type=int, default=1_000_000)

@@ -88,17 +88,22 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+WORKER_CLASSES = {  # what `--worker-class` each name stands for; "gevent" is the Procfile's
+    "gevent": ["-c", "python:service.server"],
+    "sync": ["--worker-class", "sync"],
+    "gthread": ["--worker-class", "gthread", "--threads", "8"],
+}
+
+
 def launch_gunicorn(app_spec: str, env: dict, ready, workers: int = 2, log_path=None, cwd=ROOT,
-                    threads: int = 1):
-    """Run `gunicorn app_spec` on a free loopback port (sync workers; gthread with `threads` > 1,
-    as the Procfile runs it); return (process, base_url) once ready(base_url) is true."""
+                    worker_class: str = "gevent"):
+    """Run `gunicorn app_spec` on a free loopback port, by default as the Procfile runs it
+    (service/server.py: gevent workers); return (process, base_url) once ready(base_url) is true."""
     import requests
     port = free_port()
     log = open(log_path, "ab") if log_path else subprocess.DEVNULL
-    worker_class = ["--worker-class", "sync"] if threads == 1 else \
-        ["--worker-class", "gthread", "--threads", str(threads)]
     process = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "--workers", str(workers), *worker_class,
+        [sys.executable, "-m", "gunicorn", *WORKER_CLASSES[worker_class], "--workers", str(workers),
          "--bind", f"127.0.0.1:{port}", app_spec],
         cwd=cwd, env={**os.environ, **env}, stdout=log, stderr=log)
     base_url = f"http://127.0.0.1:{port}"
@@ -116,15 +121,16 @@ def launch_gunicorn(app_spec: str, env: dict, ready, workers: int = 2, log_path=
     raise RuntimeError("gunicorn did not answer within 30 s")
 
 
-def start_gunicorn(database_url: str, workers: int = 2, log_path=None, threads: int = 1):
+def start_gunicorn(database_url: str, workers: int = 2, log_path=None, worker_class: str = "gevent",
+                   env: dict | None = None):
     """Migrate the database with the real CLI, then serve the service on it with gunicorn."""
     import requests
-    env = {**os.environ, "DATABASE_URL": database_url}
+    env = {**os.environ, **(env or {}), "DATABASE_URL": database_url}
     subprocess.run([sys.executable, "-m", "flask", "--app", "service", "db", "upgrade"],
                    cwd=ROOT, env=env, check=True, capture_output=True)
-    return launch_gunicorn("service:create_app()", {"DATABASE_URL": database_url},
+    return launch_gunicorn("service:create_app()", env,
                            lambda url: requests.get(url + "/health", timeout=5).status_code == 200,
-                           workers=workers, log_path=log_path, threads=threads)
+                           workers=workers, log_path=log_path, worker_class=worker_class)
 
 
 def stop_gunicorn(process) -> None:
@@ -138,7 +144,7 @@ def stop_gunicorn(process) -> None:
 
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory):
-    """Base URL of a real gunicorn (2 sync workers) serving a fresh, migrated SQLite file."""
+    """Base URL of a real gunicorn (2 workers, as the Procfile runs it) serving a fresh SQLite file."""
     directory = tmp_path_factory.mktemp("live")
     process, base_url = start_gunicorn(f"sqlite:///{directory / 'live.sqlite3'}",
                                        log_path=directory / "gunicorn.log")

@@ -24,14 +24,14 @@ from .torture import check_games, database_url, reader_app, run_clients, start_g
 CLIENTS, GAMES, ROUNDS, WORKERS = scaled(4, 8), scaled(3, 16), scaled(8, 80), 3
 
 
-@pytest.mark.parametrize("threads", [1, 8], ids=["sync", "gthread"])  # make run and the Procfile: gthread
+@pytest.mark.parametrize("worker_class", ["sync", "gevent"])  # make run and the Procfile: gevent
 @pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
-def test_torture_leaves_every_game_consistent(kind, threads, tmp_path):
+def test_torture_leaves_every_game_consistent(kind, worker_class, tmp_path):
     if kind == "postgresql" and not os.environ.get("TEST_DATABASE_URL"):
         pytest.skip(PG_SKIP)
     with database_url(kind, tmp_path) as url:
         process, base_url = start_gunicorn(url, workers=WORKERS, log_path=tmp_path / "gunicorn.log",
-                                           threads=threads)
+                                           worker_class=worker_class)
         try:
             games = start_games(base_url, GAMES)
             logs = run_clients(base_url, games, CLIENTS, ROUNDS, tmp_path)
