@@ -23,7 +23,8 @@ def _stop_on_signals() -> threading.Event:
 
 @notify_cli.command("worker")
 @click.option("--once", is_flag=True, help="Deliver what is due now, then exit.")
-@click.option("--interval", default=1.0, show_default=True, help="Seconds to wait when nothing is due.")
+@click.option("--interval", default=10.0, show_default=True,
+              help="Most seconds to sleep when nothing is due; a queued mail or webhook wakes the worker at once.")
 def worker_command(once: bool, interval: float) -> None:
     """Deliver the outbox (mail, webhooks) with retries; send reminders and digests."""
     from .worker import Worker

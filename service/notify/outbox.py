@@ -24,6 +24,7 @@ from datetime import datetime, timedelta
 
 from sqlalchemy import or_, select, update
 
+from .. import wakeup
 from ..deadlines import now
 from ..extensions import db
 from .models import OutboxMessage
@@ -42,6 +43,7 @@ def enqueue(channel: str, kind: str, recipient: str, payload: str, message_id: s
                         message_id=message_id, game_id=game_id, seat=seat, version=version,
                         status=PENDING, attempts=0, next_attempt_at=moment, created_at=moment)
     db.session.add(row)
+    wakeup.outbox_changed()  # the workers wake when this commits
     return row
 
 

@@ -13,7 +13,7 @@ import threading
 import time
 import uuid
 
-from .. import deadlines
+from .. import deadlines, wakeup
 from ..extensions import db
 from . import outbox, sweeps, webhooks
 from .contacts import contact_of
@@ -69,22 +69,34 @@ class Worker:
 
     def run(self, stop: threading.Event | None = None, interval: float = 1.0, until_idle: bool = False,
             sweep_every: float = 30.0) -> None:
-        """Deliver until `stop` is set (or, with until_idle, until nothing is due). Sweeps run
-        every `sweep_every` seconds; a failure of the database is logged and retried."""
+        """Deliver until `stop` is set (or, with until_idle, until nothing is due). A committed
+        change that queued mail or webhooks wakes the worker at once (service/wakeup.py), on any
+        process; `interval` only bounds how long it sleeps when nothing wakes it (retries
+        falling due). Sweeps run every `sweep_every` seconds; a database failure is logged and
+        retried."""
         stop = stop or threading.Event()
         last_sweep = float("-inf")
         log.info("notify worker %s started", self.name)
-        while not stop.is_set():
-            try:
-                if time.monotonic() - last_sweep >= sweep_every or until_idle:
-                    self.sweep()
-                    last_sweep = time.monotonic()
-                delivered = self.deliver_due()
-            except Exception:  # noqa: BLE001 - the worker must outlive a database hiccup
-                log.exception("notify worker %s: cycle failed; retrying", self.name)
-                db.session.rollback()
-                delivered = 0
-            if delivered == 0:
-                if until_idle:
-                    return
-                stop.wait(interval)
+        with wakeup.hub().watch(wakeup.OUTBOX) as waiter:  # watching throughout: no wake-up is missed
+            while not stop.is_set():
+                try:
+                    if time.monotonic() - last_sweep >= sweep_every or until_idle:
+                        self.sweep()
+                        last_sweep = time.monotonic()
+                    delivered = self.deliver_due()
+                except Exception:  # noqa: BLE001 - the worker must outlive a database hiccup
+                    log.exception("notify worker %s: cycle failed; retrying", self.name)
+                    db.session.rollback()
+                    delivered = 0
+                if delivered == 0:
+                    if until_idle:
+                        return
+                    self._idle(stop, waiter, interval)
+
+    @staticmethod
+    def _idle(stop: threading.Event, waiter, interval: float) -> None:
+        """Sleep until woken, `interval` passes, or `stop` is set (looked at twice a second)."""
+        ends = time.monotonic() + interval
+        while not stop.is_set() and (left := ends - time.monotonic()) > 0:
+            if waiter.wait(min(left, 0.5)):
+                return

@@ -31,9 +31,10 @@ def test_a_waiting_request_returns_as_soon_as_the_game_moves(nclient, notify_app
     waiter = threading.Thread(target=wait_for_it)
     waiter.start()
     assert waiting.wait(10)
-    # The move goes through while the other request waits (it holds no lock or transaction).
+    assert "wait" not in answers  # it is waiting
+    # The move goes through while the other request waits (it holds no lock or transaction),
+    # and wakes it: the answer is the view after the move.
     moved = act(notify_app.test_client(), game, seat, {"type": "pass"})
-    assert "wait" not in answers  # it was still waiting when the move was made
     assert moved.status_code == 200
     waiter.join(40)
     answer = answers["wait"]
