@@ -1,0 +1,262 @@
+"""Waiting for a move against real servers, as the Procfile runs them (gevent workers), on both
+databases: a move made through one server process wakes long-polls and streams held by another,
+streams resume with Last-Event-ID, hundreds of waiting clients do not hold up moves, the waiting
+caps answer 429, and the outbox worker is woken by a commit rather than its poll interval."""
+from __future__ import annotations
+
+import json
+import os
+import queue
+import subprocess
+import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+import requests
+
+from ..conftest import PG_SKIP, ROOT, start_gunicorn, stop_gunicorn
+from ..hardening.torture import database_url
+
+KINDS = ["sqlite", "postgresql"]
+
+
+def bearer(token: str, **headers) -> dict:
+    return {"Authorization": f"Bearer {token}", **headers}
+
+
+@contextmanager
+def servers(kind: str, tmp_path, count: int = 2, env: dict | None = None):
+    """`count` separate gunicorn servers (one worker process each) on one fresh database."""
+    if kind == "postgresql" and not os.environ.get("TEST_DATABASE_URL"):
+        pytest.skip(PG_SKIP)
+    with database_url(kind, tmp_path) as url:
+        started = []
+        try:
+            for number in range(count):
+                started.append(start_gunicorn(url, workers=1, log_path=tmp_path / f"server{number}.log", env=env))
+            yield url, [base for _, base in started]
+        finally:
+            for process, _ in started:
+                stop_gunicorn(process)
+        for number in range(count):
+            log = (tmp_path / f"server{number}.log").read_text(errors="replace")
+            assert "Traceback" not in log, log[-3000:]
+
+
+def new_game(base: str) -> dict:
+    created = requests.post(f"{base}/games", json={"name": "Ann"}, timeout=10).json()
+    joined = requests.post(f"{base}/games/{created['game_id']}/join",
+                           json={"invite_code": created["invite_code"], "name": "Bob"}, timeout=10).json()
+    view = joined["game"]
+    return {"id": created["game_id"], "tokens": {0: created["token"], 1: joined["token"]},
+            "to_move": view["to_move"], "version": view["version"]}
+
+
+def move(base: str, game: dict) -> requests.Response:
+    """The seat to move passes the upcard or draws from the stock: a move that is always legal early on."""
+    seat = game["to_move"]
+    view = requests.get(f"{base}/games/{game['id']}", headers=bearer(game["tokens"][seat]), timeout=10).json()
+    action = next(a for a in view["legal_actions"] if a["type"] in ("pass", "draw"))
+    answer = requests.post(f"{base}/games/{game['id']}/actions", json=action,
+                           headers=bearer(game["tokens"][seat]), timeout=10)
+    assert answer.status_code == 200, answer.text
+    game["version"], game["to_move"] = answer.json()["version"], answer.json()["to_move"]
+    return answer
+
+
+class Stream:
+    """A reader of GET /games/{id}/stream in a thread: its events (id, event, data) in a queue,
+    and its comment lines counted."""
+
+    def __init__(self, base: str, game: dict, seat: int, last_event_id: int | None = None):
+        headers = bearer(game["tokens"][seat], Accept="text/event-stream")
+        if last_event_id is not None:
+            headers["Last-Event-ID"] = str(last_event_id)
+        self.response = requests.get(f"{base}/games/{game['id']}/stream", headers=headers, stream=True,
+                                     timeout=(5, 60))
+        self.events, self.comments = queue.Queue(), queue.Queue()
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+
+    def _read(self):
+        fields = {}
+        try:
+            for line in self.response.iter_lines(decode_unicode=True):
+                if line == "":
+                    if "data" in fields:
+                        self.events.put({"id": int(fields["id"]), "event": fields["event"],
+                                         "data": json.loads(fields["data"])})
+                    fields = {}
+                elif line.startswith(":"):
+                    self.comments.put(line)
+                else:
+                    name, _, value = line.partition(": ")
+                    fields[name] = value
+        except (requests.RequestException, AttributeError):  # closed by the test
+            pass
+        self.events.put(None)  # the stream ended
+
+    def next_event(self, timeout: float = 30) -> dict | None:
+        return self.events.get(timeout=timeout)
+
+    def close(self):
+        self.response.close()
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_move_on_one_process_wakes_waiters_on_another(kind, tmp_path):
+    with servers(kind, tmp_path) as (_, (mover_side, waiter_side)):
+        game = new_game(mover_side)
+        waiting_seat = 1 - game["to_move"]
+        stream = Stream(waiter_side, game, waiting_seat)
+        assert stream.response.headers["Content-Type"].startswith("text/event-stream")
+        first = stream.next_event()
+        assert first["id"] == game["version"] and first["data"]["version"] == game["version"]
+        answers = {}
+
+        def long_poll():
+            answers["poll"] = requests.get(
+                f"{waiter_side}/games/{game['id']}?wait=45", timeout=60,
+                headers=bearer(game["tokens"][waiting_seat], **{"If-None-Match": f'"{game["version"]}"'}))
+        poller = threading.Thread(target=long_poll)
+        poller.start()
+        time.sleep(0.5)  # let the long-poll begin waiting on the other server
+        assert "poll" not in answers
+        started = time.monotonic()
+        move(mover_side, game)
+        woken = stream.next_event()
+        poller.join(60)
+        elapsed = time.monotonic() - started
+        print(f"{kind}: move on one server -> stream and long-poll on the other answered in {elapsed * 1000:.0f} ms")
+        assert woken["id"] == game["version"] and woken["data"]["to_move"] == waiting_seat
+        assert "hand" in woken["data"] and woken["data"]["version"] == game["version"]
+        assert answers["poll"].status_code == 200 and answers["poll"].json()["version"] == game["version"]
+        stream.close()
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_stream_resumes_after_its_last_event_id_with_nothing_lost_or_doubled(kind, tmp_path):
+    with servers(kind, tmp_path, env={"STREAM_KEEPALIVE_SECONDS": "1"}) as (_, (one, other)):
+        game = new_game(one)
+        seat = 0
+        stream = Stream(one, game, seat)
+        seen = stream.next_event()["id"]
+        stream.close()  # the connection drops ...
+        move(other, game)
+        move(other, game)  # ... and two moves happen meanwhile
+        resumed = Stream(other, game, seat, last_event_id=seen)
+        first = resumed.next_event()
+        assert first["id"] == game["version"] == seen + 2  # the newest view, the one missed in between folded in
+        assert first["data"]["version"] == game["version"]
+        resumed.close()
+
+        # Resuming at the current version sends nothing until something changes (keep-alives only).
+        current = Stream(one, game, seat, last_event_id=game["version"])
+        assert current.comments.get(timeout=10) == ": keep-alive"
+        assert current.events.empty()
+        move(other, game)
+        assert current.next_event()["id"] == game["version"]
+        current.close()
+
+        bad = requests.get(f"{one}/games/{game['id']}/stream", timeout=10,
+                           headers=bearer(game["tokens"][seat], **{"Last-Event-ID": "seven"}))
+        assert bad.status_code == 422 and bad.json()["code"] == "validation-error"
+        denied = requests.get(f"{one}/games/{game['id']}/stream", headers=bearer("nope"), timeout=10)
+        assert denied.status_code == 401 and denied.json()["code"] == "invalid-token"
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_two_hundred_waiting_clients_are_answered_and_moves_go_through_meanwhile(kind, tmp_path):
+    with servers(kind, tmp_path) as (_, bases):
+        games = [new_game(bases[n % 2]) for n in range(50)]
+        versions = {game["id"]: game["version"] for game in games}
+        waits = [(bases[(n + k) % 2], game, seat) for n, game in enumerate(games) for seat in (0, 1) for k in (0, 1)]
+        assert len(waits) == 200
+
+        def wait(base, game, seat):
+            return requests.get(f"{base}/games/{game['id']}?wait=50", timeout=90,
+                                headers=bearer(game["tokens"][seat], **{"If-None-Match": f'"{versions[game["id"]]}"'}))
+        with ThreadPoolExecutor(max_workers=200) as pool:
+            futures = [pool.submit(wait, *args) for args in waits]
+            time.sleep(2)  # all 200 are waiting now (on two processes)
+            assert not any(future.done() for future in futures)
+            moves = [move(bases[n % 2], game) for n, game in enumerate(games)]  # one move per game
+            answers = [future.result() for future in futures]
+        assert all(m.status_code == 200 for m in moves)
+        assert [a.status_code for a in answers] == [200] * 200
+        assert all(a.json()["version"] == versions[game["id"]] + 1 for a, (_, game, _) in zip(answers, waits))
+
+
+def test_the_waiting_caps_answer_429_with_retry_after(tmp_path):
+    # The caps count per server process; the database plays no part, so SQLite only.
+    with servers("sqlite", tmp_path, count=1, env={"WAIT_PER_TOKEN": "2", "WAIT_PER_ADDRESS": "3",
+                                                         "STREAM_KEEPALIVE_SECONDS": "1"}) as (_, (base,)):
+        game, other = new_game(base), new_game(base)
+        token = game["tokens"][0]
+        held = [Stream(base, game, 0), Stream(base, game, 0)]
+        for stream in held:
+            stream.next_event()
+        third = requests.get(f"{base}/games/{game['id']}?wait=5&version={game['version']}",
+                             headers=bearer(token), timeout=10)
+        assert third.status_code == 429 and third.json()["code"] == "too-many-waiters"
+        assert int(third.headers["Retry-After"]) > 0
+        assert requests.get(f"{base}/games/{game['id']}", headers=bearer(token), timeout=10).status_code == 200
+        by_address = [Stream(base, other, 1)]
+        by_address[0].next_event()  # the third waiting request from this address
+        fourth = requests.get(f"{base}/games/{other['id']}/stream", headers=bearer(other["tokens"][0]), timeout=10)
+        assert fourth.status_code == 429 and fourth.json()["code"] == "too-many-waiters"
+        for stream in held + by_address:
+            stream.close()
+        time.sleep(2.5)  # the server notices a closed stream when its next keep-alive fails
+        again = requests.get(f"{base}/games/{game['id']}?wait=1&version={game['version']}",
+                             headers=bearer(token), timeout=10)
+        assert again.status_code == 304
+
+
+class Receiver(BaseHTTPRequestHandler):
+    received: queue.Queue
+
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers["Content-Length"]))
+        self.received.put(json.loads(body))
+        self.send_response(204)
+        self.end_headers()
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_outbox_worker_is_woken_by_the_commit_not_its_interval(kind, tmp_path):
+    received = queue.Queue()
+    receiver = ThreadingHTTPServer(("127.0.0.1", 0), type("Handler", (Receiver,), {"received": received}))
+    threading.Thread(target=receiver.serve_forever, daemon=True).start()
+    env = {"WEBHOOK_ALLOW_PRIVATE": "true"}
+    with servers(kind, tmp_path, count=1, env=env) as (url, (base,)):
+        log = open(tmp_path / "worker.log", "wb")
+        worker = subprocess.Popen([sys.executable, "-m", "flask", "--app", "service", "notify", "worker",
+                                   "--interval", "600"], cwd=ROOT, stdout=log, stderr=log,
+                                  env={**os.environ, **env, "DATABASE_URL": url})
+        try:
+            game = new_game(base)
+            hook = f"http://127.0.0.1:{receiver.server_address[1]}/hook"
+            for seat in (0, 1):
+                answer = requests.patch(f"{base}/games/{game['id']}/contact", json={"webhook_url": hook},
+                                        headers=bearer(game["tokens"][seat]), timeout=10)
+                assert answer.status_code == 200, answer.text
+            greetings = [received.get(timeout=30) for _ in (0, 1)]  # the worker's first round, or a wake-up
+            assert {g["data"]["seat"] for g in greetings} == {0, 1}
+            time.sleep(1)  # the worker is idle now, with 600 s to sleep
+            started = time.monotonic()
+            move(base, game)
+            call = received.get(timeout=30)  # long before the interval: woken by the commit
+            print(f"{kind}: move committed -> webhook received in {(time.monotonic() - started) * 1000:.0f} ms")
+            assert call["data"]["version"] == game["version"]
+        finally:
+            worker.terminate()
+            worker.wait(10)
+            receiver.shutdown()
