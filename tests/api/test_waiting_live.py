@@ -47,6 +47,14 @@ def servers(kind: str, tmp_path, count: int = 2, env: dict | None = None):
             assert "Traceback" not in log, log[-3000:]
 
 
+@pytest.fixture(scope="module", params=KINDS)
+def pair(request, tmp_path_factory):
+    """(database URL, [two server URLs]), shared by this module's tests on each database."""
+    tmp_path = tmp_path_factory.mktemp(f"waiting-{request.param}")
+    with servers(request.param, tmp_path, env={"STREAM_KEEPALIVE_SECONDS": "1", "WEBHOOK_ALLOW_PRIVATE": "true"}) as found:
+        yield request.param, *found
+
+
 def new_game(base: str) -> dict:
     created = requests.post(f"{base}/games", json={"name": "Ann"}, timeout=10).json()
     joined = requests.post(f"{base}/games/{created['game_id']}/join",
@@ -107,88 +115,85 @@ class Stream:
         self.response.close()
 
 
-@pytest.mark.parametrize("kind", KINDS)
-def test_a_move_on_one_process_wakes_waiters_on_another(kind, tmp_path):
-    with servers(kind, tmp_path) as (_, (mover_side, waiter_side)):
-        game = new_game(mover_side)
-        waiting_seat = 1 - game["to_move"]
-        stream = Stream(waiter_side, game, waiting_seat)
-        assert stream.response.headers["Content-Type"].startswith("text/event-stream")
-        first = stream.next_event()
-        assert first["id"] == game["version"] and first["data"]["version"] == game["version"]
-        answers = {}
+def test_a_move_on_one_process_wakes_waiters_on_another(pair):
+    kind, _, (mover_side, waiter_side) = pair
+    game = new_game(mover_side)
+    waiting_seat = 1 - game["to_move"]
+    stream = Stream(waiter_side, game, waiting_seat)
+    assert stream.response.headers["Content-Type"].startswith("text/event-stream")
+    first = stream.next_event()
+    assert first["id"] == game["version"] and first["data"]["version"] == game["version"]
+    answers = {}
 
-        def long_poll():
-            answers["poll"] = requests.get(
-                f"{waiter_side}/games/{game['id']}?wait=45", timeout=60,
-                headers=bearer(game["tokens"][waiting_seat], **{"If-None-Match": f'"{game["version"]}"'}))
-        poller = threading.Thread(target=long_poll)
-        poller.start()
-        time.sleep(0.5)  # let the long-poll begin waiting on the other server
-        assert "poll" not in answers
-        started = time.monotonic()
-        move(mover_side, game)
-        woken = stream.next_event()
-        poller.join(60)
-        elapsed = time.monotonic() - started
-        print(f"{kind}: move on one server -> stream and long-poll on the other answered in {elapsed * 1000:.0f} ms")
-        assert woken["id"] == game["version"] and woken["data"]["to_move"] == waiting_seat
-        assert "hand" in woken["data"] and woken["data"]["version"] == game["version"]
-        assert answers["poll"].status_code == 200 and answers["poll"].json()["version"] == game["version"]
-        stream.close()
-
-
-@pytest.mark.parametrize("kind", KINDS)
-def test_a_stream_resumes_after_its_last_event_id_with_nothing_lost_or_doubled(kind, tmp_path):
-    with servers(kind, tmp_path, env={"STREAM_KEEPALIVE_SECONDS": "1"}) as (_, (one, other)):
-        game = new_game(one)
-        seat = 0
-        stream = Stream(one, game, seat)
-        seen = stream.next_event()["id"]
-        stream.close()  # the connection drops ...
-        move(other, game)
-        move(other, game)  # ... and two moves happen meanwhile
-        resumed = Stream(other, game, seat, last_event_id=seen)
-        first = resumed.next_event()
-        assert first["id"] == game["version"] == seen + 2  # the newest view, the one missed in between folded in
-        assert first["data"]["version"] == game["version"]
-        resumed.close()
-
-        # Resuming at the current version sends nothing until something changes (keep-alives only).
-        current = Stream(one, game, seat, last_event_id=game["version"])
-        assert current.comments.get(timeout=10) == ": keep-alive"
-        assert current.events.empty()
-        move(other, game)
-        assert current.next_event()["id"] == game["version"]
-        current.close()
-
-        bad = requests.get(f"{one}/games/{game['id']}/stream", timeout=10,
-                           headers=bearer(game["tokens"][seat], **{"Last-Event-ID": "seven"}))
-        assert bad.status_code == 422 and bad.json()["code"] == "validation-error"
-        denied = requests.get(f"{one}/games/{game['id']}/stream", headers=bearer("nope"), timeout=10)
-        assert denied.status_code == 401 and denied.json()["code"] == "invalid-token"
+    def long_poll():
+        answers["poll"] = requests.get(
+            f"{waiter_side}/games/{game['id']}?wait=45", timeout=60,
+            headers=bearer(game["tokens"][waiting_seat], **{"If-None-Match": f'"{game["version"]}"'}))
+    poller = threading.Thread(target=long_poll)
+    poller.start()
+    time.sleep(0.5)  # let the long-poll begin waiting on the other server
+    assert "poll" not in answers
+    started = time.monotonic()
+    move(mover_side, game)
+    woken = stream.next_event()
+    poller.join(60)
+    elapsed = time.monotonic() - started
+    print(f"{kind}: move on one server -> stream and long-poll on the other answered in {elapsed * 1000:.0f} ms")
+    assert woken["id"] == game["version"] and woken["data"]["to_move"] == waiting_seat
+    assert "hand" in woken["data"] and woken["data"]["version"] == game["version"]
+    assert answers["poll"].status_code == 200 and answers["poll"].json()["version"] == game["version"]
+    stream.close()
 
 
-@pytest.mark.parametrize("kind", KINDS)
-def test_two_hundred_waiting_clients_are_answered_and_moves_go_through_meanwhile(kind, tmp_path):
-    with servers(kind, tmp_path) as (_, bases):
-        games = [new_game(bases[n % 2]) for n in range(50)]
-        versions = {game["id"]: game["version"] for game in games}
-        waits = [(bases[(n + k) % 2], game, seat) for n, game in enumerate(games) for seat in (0, 1) for k in (0, 1)]
-        assert len(waits) == 200
+def test_a_stream_resumes_after_its_last_event_id_with_nothing_lost_or_doubled(pair):
+    _, _, (one, other) = pair
+    game = new_game(one)
+    seat = 0
+    stream = Stream(one, game, seat)
+    seen = stream.next_event()["id"]
+    stream.close()  # the connection drops ...
+    move(other, game)
+    move(other, game)  # ... and two moves happen meanwhile
+    resumed = Stream(other, game, seat, last_event_id=seen)
+    first = resumed.next_event()
+    assert first["id"] == game["version"] == seen + 2  # the newest view, the one missed in between folded in
+    assert first["data"]["version"] == game["version"]
+    resumed.close()
 
-        def wait(base, game, seat):
-            return requests.get(f"{base}/games/{game['id']}?wait=50", timeout=90,
-                                headers=bearer(game["tokens"][seat], **{"If-None-Match": f'"{versions[game["id"]]}"'}))
-        with ThreadPoolExecutor(max_workers=200) as pool:
-            futures = [pool.submit(wait, *args) for args in waits]
-            time.sleep(2)  # all 200 are waiting now (on two processes)
-            assert not any(future.done() for future in futures)
-            moves = [move(bases[n % 2], game) for n, game in enumerate(games)]  # one move per game
-            answers = [future.result() for future in futures]
-        assert all(m.status_code == 200 for m in moves)
-        assert [a.status_code for a in answers] == [200] * 200
-        assert all(a.json()["version"] == versions[game["id"]] + 1 for a, (_, game, _) in zip(answers, waits))
+    # Resuming at the current version sends nothing until something changes (keep-alives only).
+    current = Stream(one, game, seat, last_event_id=game["version"])
+    assert current.comments.get(timeout=10) == ": keep-alive"
+    assert current.events.empty()
+    move(other, game)
+    assert current.next_event()["id"] == game["version"]
+    current.close()
+
+    bad = requests.get(f"{one}/games/{game['id']}/stream", timeout=10,
+                       headers=bearer(game["tokens"][seat], **{"Last-Event-ID": "seven"}))
+    assert bad.status_code == 422 and bad.json()["code"] == "validation-error"
+    denied = requests.get(f"{one}/games/{game['id']}/stream", headers=bearer("nope"), timeout=10)
+    assert denied.status_code == 401 and denied.json()["code"] == "invalid-token"
+
+
+def test_two_hundred_waiting_clients_are_answered_and_moves_go_through_meanwhile(pair):
+    _, _, bases = pair
+    games = [new_game(bases[n % 2]) for n in range(50)]
+    versions = {game["id"]: game["version"] for game in games}
+    waits = [(bases[(n + k) % 2], game, seat) for n, game in enumerate(games) for seat in (0, 1) for k in (0, 1)]
+    assert len(waits) == 200
+
+    def wait(base, game, seat):
+        return requests.get(f"{base}/games/{game['id']}?wait=50", timeout=90,
+                            headers=bearer(game["tokens"][seat], **{"If-None-Match": f'"{versions[game["id"]]}"'}))
+    with ThreadPoolExecutor(max_workers=200) as pool:
+        futures = [pool.submit(wait, *args) for args in waits]
+        time.sleep(2)  # all 200 are waiting now (on two processes)
+        assert not any(future.done() for future in futures)
+        moves = [move(bases[n % 2], game) for n, game in enumerate(games)]  # one move per game
+        answers = [future.result() for future in futures]
+    assert all(m.status_code == 200 for m in moves)
+    assert [a.status_code for a in answers] == [200] * 200
+    assert all(a.json()["version"] == versions[game["id"]] + 1 for a, (_, game, _) in zip(answers, waits))
 
 
 def test_the_waiting_caps_answer_429_with_retry_after(tmp_path):
@@ -230,33 +235,32 @@ class Receiver(BaseHTTPRequestHandler):
         pass
 
 
-@pytest.mark.parametrize("kind", KINDS)
-def test_the_outbox_worker_is_woken_by_the_commit_not_its_interval(kind, tmp_path):
+def test_the_outbox_worker_is_woken_by_the_commit_not_its_interval(pair, tmp_path):
+    kind, url, (base, _) = pair
     received = queue.Queue()
     receiver = ThreadingHTTPServer(("127.0.0.1", 0), type("Handler", (Receiver,), {"received": received}))
     threading.Thread(target=receiver.serve_forever, daemon=True).start()
     env = {"WEBHOOK_ALLOW_PRIVATE": "true"}
-    with servers(kind, tmp_path, count=1, env=env) as (url, (base,)):
-        log = open(tmp_path / "worker.log", "wb")
-        worker = subprocess.Popen([sys.executable, "-m", "flask", "--app", "service", "notify", "worker",
-                                   "--interval", "600"], cwd=ROOT, stdout=log, stderr=log,
-                                  env={**os.environ, **env, "DATABASE_URL": url})
-        try:
-            game = new_game(base)
-            hook = f"http://127.0.0.1:{receiver.server_address[1]}/hook"
-            for seat in (0, 1):
-                answer = requests.patch(f"{base}/games/{game['id']}/contact", json={"webhook_url": hook},
-                                        headers=bearer(game["tokens"][seat]), timeout=10)
-                assert answer.status_code == 200, answer.text
-            greetings = [received.get(timeout=30) for _ in (0, 1)]  # the worker's first round, or a wake-up
-            assert {g["data"]["seat"] for g in greetings} == {0, 1}
-            time.sleep(1)  # the worker is idle now, with 600 s to sleep
-            started = time.monotonic()
-            move(base, game)
-            call = received.get(timeout=30)  # long before the interval: woken by the commit
-            print(f"{kind}: move committed -> webhook received in {(time.monotonic() - started) * 1000:.0f} ms")
-            assert call["data"]["version"] == game["version"]
-        finally:
-            worker.terminate()
-            worker.wait(10)
-            receiver.shutdown()
+    log = open(tmp_path / "worker.log", "wb")
+    worker = subprocess.Popen([sys.executable, "-m", "flask", "--app", "service", "notify", "worker",
+                               "--interval", "600"], cwd=ROOT, stdout=log, stderr=log,
+                              env={**os.environ, **env, "DATABASE_URL": url})
+    try:
+        game = new_game(base)
+        hook = f"http://127.0.0.1:{receiver.server_address[1]}/hook"
+        for seat in (0, 1):
+            answer = requests.patch(f"{base}/games/{game['id']}/contact", json={"webhook_url": hook},
+                                    headers=bearer(game["tokens"][seat]), timeout=10)
+            assert answer.status_code == 200, answer.text
+        greetings = [received.get(timeout=30) for _ in (0, 1)]  # the worker's first round, or a wake-up
+        assert {g["data"]["seat"] for g in greetings} == {0, 1}
+        time.sleep(1)  # the worker is idle now, with 600 s to sleep
+        started = time.monotonic()
+        move(base, game)
+        call = received.get(timeout=30)  # long before the interval: woken by the commit
+        print(f"{kind}: move committed -> webhook received in {(time.monotonic() - started) * 1000:.0f} ms")
+        assert call["data"]["version"] == game["version"]
+    finally:
+        worker.terminate()
+        worker.wait(10)
+        receiver.shutdown()
