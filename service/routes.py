@@ -8,6 +8,7 @@ from flask_smorest import Blueprint
 
 from . import deadlines, store, waiting
 from .errors import ENGINE_CODES, Problem
+from .extensions import db
 from .examples import CREATED_EXAMPLE, EVENTS_EXAMPLE, JOINED_EXAMPLE
 from .web import (BEARER, ETAG_HEADER, IDEMPOTENCY_KEY, IF_MATCH, IF_NONE_MATCH, bearer_token,
                    check_if_match, etag_headers, idempotency_key, parse_json_body, problems)
@@ -129,6 +130,7 @@ def stream_game(game_id):
     if last_seen == version and waiting.is_finished(view):
         return Response(status=204)
     holder = waiting.take_slot()
+    db.session.rollback()  # a stream holds no pooled connection between its reads
     response = Response(stream_with_context(waiting.stream(game_id, token, version, view, last_seen)),
                         mimetype="text/event-stream",
                         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})

@@ -1,0 +1,279 @@
+"""Waiting that costs nothing: K clients wait for their turn while a mover plays on another game.
+
+    .venv/bin/python bench/bench_waiting.py [--db sqlite|postgresql|both] [--waiters 0,1000,10000]
+        [--seconds 10] [--rate 20] [--wakeups 100] [--pg-url URL]
+
+For each database it serves the Procfile's web line (gunicorn -c python:service.server, 2 gevent
+workers) and, for each K, opens K waiting connections (half long-polls `?wait=60`, half streams)
+on 200 idle games from one asyncio process, then a mover plays `--rate` moves a second on another
+game for `--seconds`. Printed per K: the mover's POST p50/p99 and their ratio to K = 0, the
+workers' RSS per 1,000 waiters, and at the largest K the servers' CPU over 10 s with nobody
+moving. Then the wake-up latency: `--wakeups` waiters (half long-polls, half streams) on their
+own games, each game moved once; the time from sending the move to the waiter's answer, p50/p99,
+with waiter and mover on one server process, and on two (two single-worker servers, one database).
+
+The waiting caps are raised for the run (WAIT_PER_TOKEN, WAIT_PER_ADDRESS): every waiter comes
+from 127.0.0.1, and the point is to measure the host, not the limits.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import resource
+import shlex
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+import requests
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.conftest import start_gunicorn, stop_gunicorn  # noqa: E402
+from tests.hardening.torture import database_url  # noqa: E402
+
+ENV = {"RATELIMIT_ENABLED": "false", "WAIT_PER_TOKEN": "100000", "WAIT_PER_ADDRESS": "100000",
+       "WAIT_PER_PROCESS": "100000"}
+
+
+def pct(values, q):
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q / 100 * len(values)))] if values else float("nan")
+
+
+def new_game(base: str, session: requests.Session) -> dict:
+    created = session.post(f"{base}/games", json={"name": "Ann"}, timeout=30).json()
+    joined = session.post(f"{base}/games/{created['game_id']}/join",
+                          json={"invite_code": created["invite_code"], "name": "Bob"}, timeout=30).json()
+    return {"id": created["game_id"], "tokens": [created["token"], joined["token"]],
+            "version": joined["game"]["version"], "to_move": joined["game"]["to_move"]}
+
+
+def play_one(base: str, session: requests.Session, game: dict) -> float:
+    """One legal move by the seat to move (the first listed: pass, draw or discard); its POST's seconds."""
+    seat = game["to_move"]
+    auth = {"Authorization": f"Bearer {game['tokens'][seat]}"}
+    view = session.get(f"{base}/games/{game['id']}", headers=auth, timeout=60).json()
+    if view["status"] == "finished":
+        game.update(new_game(base, session))
+        return play_one(base, session, game)
+    action = next((a for a in view["legal_actions"] if a["type"] in ("pass", "draw")), view["legal_actions"][0])
+    started = time.perf_counter()
+    answer = session.post(f"{base}/games/{game['id']}/actions", json=action, headers=auth, timeout=60)
+    took = time.perf_counter() - started
+    answer.raise_for_status()
+    game["version"], game["to_move"] = answer.json()["version"], answer.json()["to_move"]
+    return took
+
+
+def mover(base: str, seconds: float, rate: float) -> list[float]:
+    session, game, latencies = requests.Session(), None, []
+    game = new_game(base, session)
+    ends, gap = time.monotonic() + seconds, 1 / rate
+    next_at = time.monotonic()
+    while time.monotonic() < ends:
+        latencies.append(play_one(base, session, game))
+        next_at += gap
+        time.sleep(max(0.0, next_at - time.monotonic()))
+    return latencies
+
+
+# -- the waiters: raw sockets on one asyncio loop -----------------------------------------------
+
+def request_bytes(host: str, path: str, token: str, extra: str = "") -> bytes:
+    return (f"GET {path} HTTP/1.1\r\nHost: {host}\r\nAuthorization: Bearer {token}\r\n{extra}"
+            f"Connection: close\r\n\r\n").encode()
+
+
+async def hold(host, port, path, token, extra, stream: bool, ready: asyncio.Queue, answered: asyncio.Queue):
+    """Open one waiting request; report when it is known to wait, and when it gets its answer."""
+    try:
+        reader, writer = await asyncio.open_connection(host, port)
+    except OSError as exc:
+        await ready.put(exc)
+        return
+    writer.write(request_bytes(f"{host}:{port}", path, token, extra))
+    try:
+        if not stream:
+            await ready.put(True)  # a long-poll says nothing until the game moves
+            await reader.read(1)
+            await answered.put(time.perf_counter())
+        else:
+            await reader.readuntil(b"event: view")  # the view now: the stream is open and waiting
+            await reader.readuntil(b"\n\n")
+            await ready.put(True)
+            await reader.readuntil(b"event: view")
+            await answered.put(time.perf_counter())
+    except (asyncio.IncompleteReadError, ConnectionError):
+        await answered.put(None)
+    finally:
+        writer.close()
+
+
+class Waiters:
+    """K waiting connections on `games`, in a background asyncio loop."""
+
+    def __init__(self, base: str, games: list[dict], count: int):
+        host, port = base.removeprefix("http://").split(":")
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+        self.tasks = []
+        self.answered = None
+
+        async def open_all():
+            self.ready, self.answered = asyncio.Queue(), asyncio.Queue()
+            for n in range(count):
+                game = games[n % len(games)]
+                seat = 1 - game["to_move"]
+                stream = n % 2 == 1
+                path = f"/games/{game['id']}/stream" if stream else f"/games/{game['id']}?wait=60"
+                extra = "" if stream else f'If-None-Match: "{game["version"]}"\r\n'
+                self.tasks.append(asyncio.ensure_future(
+                    hold(host, int(port), path, game["tokens"][seat], extra, stream, self.ready, self.answered)))
+                if n % 200 == 199:
+                    await asyncio.sleep(0.05)  # do not flood the accept queue
+            failures = 0
+            for _ in range(count):
+                if await self.ready.get() is not True:
+                    failures += 1
+            return failures
+        self.failures = asyncio.run_coroutine_threadsafe(open_all(), self.loop).result(600)
+
+    def answers(self, count: int, timeout: float = 30) -> list[float | None]:
+        async def take():
+            return [await asyncio.wait_for(self.answered.get(), timeout) for _ in range(count)]
+        return asyncio.run_coroutine_threadsafe(take(), self.loop).result(timeout * count + 10)
+
+    def close(self):
+        async def cancel():
+            for task in self.tasks:
+                task.cancel()
+            await asyncio.gather(*self.tasks, return_exceptions=True)
+        asyncio.run_coroutine_threadsafe(cancel(), self.loop).result(120)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+
+
+# -- the server's processes ---------------------------------------------------------------------
+
+def workers_of(master_pid: int) -> list[int]:
+    children = Path(f"/proc/{master_pid}/task/{master_pid}/children")
+    return [int(pid) for pid in children.read_text().split()] if children.exists() else []
+
+
+def rss_mb(pids) -> float:
+    total = 0
+    for pid in pids:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                total += int(line.split()[1])
+    return total / 1024
+
+
+def cpu_seconds(pids) -> float:
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in pids:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / ticks
+
+
+@contextmanager
+def served(url: str, directory: Path, workers: int, name: str):
+    process, base = start_gunicorn(url, workers=workers, log_path=directory / f"{name}.log", env=ENV)
+    try:
+        yield process, base
+    finally:
+        stop_gunicorn(process)
+
+
+def load_phase(kind: str, url: str, directory: Path, options) -> None:
+    with served(url, directory, 2, f"{kind}-load") as (process, base):
+        session = requests.Session()
+        games = [new_game(base, session) for _ in range(200)]
+        baseline = None
+        print(f"\n{kind}: mover at {options.rate} moves/s for {options.seconds:g} s while K clients wait "
+              f"(half long-polls, half streams), Procfile web line, 2 gevent workers")
+        print("| K waiting | refused | mover POST p50 / p99 | ratio to K=0 (p50 / p99) | workers' RSS | RSS per 1,000 waiters |")
+        print("| --- | --- | --- | --- | --- | --- |")
+        rss_zero = None
+        for count in options.waiters:
+            waiters = Waiters(base, games, count) if count else None
+            time.sleep(1)
+            pids = workers_of(process.pid)
+            rss = rss_mb(pids)
+            latencies = mover(base, options.seconds, options.rate)
+            p50, p99 = pct(latencies, 50) * 1000, pct(latencies, 99) * 1000
+            if baseline is None:
+                baseline, rss_zero = (p50, p99), rss
+            per_thousand = (rss - rss_zero) / count * 1000 if count else 0
+            print(f"| {count:,} | {waiters.failures if waiters else 0} | {p50:.1f} / {p99:.1f} ms | "
+                  f"{p50 / baseline[0]:.2f} / {p99 / baseline[1]:.2f} | {rss:.0f} MB | {per_thousand:.1f} MB |")
+            if waiters and count == max(options.waiters):
+                before, started = cpu_seconds(pids), time.monotonic()
+                time.sleep(10)
+                used = cpu_seconds(pids) - before
+                print(f"\nidle with {count:,} waiting: the workers used {used / (time.monotonic() - started) * 100:.1f}% "
+                      "of one core (fallback poll and keep-alives)\n")
+            if waiters:
+                waiters.close()
+            time.sleep(1)
+
+
+def wakeup_phase(kind: str, url: str, directory: Path, options) -> None:
+    print(f"{kind}: wake-up latency, move sent -> waiter answered ({options.wakeups} waiters, half streams)")
+    print("| waiter and mover | p50 | p99 | max | lost |")
+    print("| --- | --- | --- | --- | --- |")
+    with served(url, directory, 1, f"{kind}-a") as (_, one), served(url, directory, 1, f"{kind}-b") as (_, two):
+        for label, wait_on, move_on in (("one process", one, one), ("two processes", one, two)):
+            session = requests.Session()
+            games = [new_game(move_on, session) for _ in range(options.wakeups)]
+            waiters = Waiters(wait_on, games, len(games))
+            time.sleep(1)
+            latencies, lost = [], 0
+            for game in games:
+                sent = time.perf_counter()
+                play_one(move_on, session, game)
+                answered = waiters.answers(1)[0]
+                if answered is None:
+                    lost += 1
+                else:
+                    latencies.append(answered - sent)
+                time.sleep(1 / options.rate)
+            waiters.close()
+            print(f"| {label} | {pct(latencies, 50) * 1000:.1f} ms | {pct(latencies, 99) * 1000:.1f} ms | "
+                  f"{max(latencies) * 1000:.1f} ms | {lost} |")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--db", choices=["sqlite", "postgresql", "both"], default="both")
+    parser.add_argument("--waiters", default="0,1000,10000")
+    parser.add_argument("--seconds", type=float, default=10)
+    parser.add_argument("--rate", type=float, default=20)
+    parser.add_argument("--wakeups", type=int, default=100)
+    parser.add_argument("--pg-url", default=os.environ.get("TEST_DATABASE_URL",
+                                                           "postgresql+psycopg://postgres@127.0.0.1:5432/test"))
+    options = parser.parse_args()
+    options.waiters = [int(n) for n in options.waiters.split(",")]
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # one socket per waiter
+    os.environ["TEST_DATABASE_URL"] = options.pg_url
+    print("command:", shlex.join([".venv/bin/python", "bench/bench_waiting.py", *sys.argv[1:]]))
+    print("load average at start:", " ".join(f"{x:.2f}" for x in os.getloadavg()), "| cores:", os.cpu_count())
+    kinds = ["sqlite", "postgresql"] if options.db == "both" else [options.db]
+    for kind in kinds:
+        with tempfile.TemporaryDirectory() as folder, database_url(kind, Path(folder)) as url:
+            load_phase(kind, url, Path(folder), options)
+            wakeup_phase(kind, url, Path(folder), options)
+
+
+if __name__ == "__main__":
+    main()
