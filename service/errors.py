@@ -16,7 +16,7 @@ from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm.exc import StaleDataError
 from werkzeug.exceptions import HTTPException
 
-from .notify.codes import CLOCK_CODES
+from .notify.codes import CLOCK_CODES, MAIL_CODES
 from .rules import IllegalAction, InvalidRules
 from .schemas import ProblemSchema
 
@@ -55,6 +55,7 @@ SERVICE_CODES = {
     "invalid-invite": (422, "the invite code does not open a seat of this game"),
     "idempotency-key-reused": (422, "the Idempotency-Key was first used with a different body"),
     "rate-limited": (429, "too many requests from this token or address: wait Retry-After seconds"),
+    **MAIL_CODES,  # contact settings (service/notify/confirm.py)
     "internal-error": (500, "the server failed; the details are in its log, never in the answer"),
     "database-unavailable": (503, "the database cannot be reached or stayed locked"),
     "database-not-migrated": (503, "the database schema is behind the code: run flask db upgrade"),

@@ -27,7 +27,6 @@ from .database import begin_read_only
 from .errors import Problem, invalid_token
 from .extensions import db
 from .models import Deal, Event, Game, IdempotencyRecord, Seat, utcnow
-from .notify.dispatch import after_change
 from .rules import Match, Rules, action_from_dict, redact_event
 from .tokens import hash_secret, new_game_id, new_invite_code, new_token
 
@@ -43,6 +42,26 @@ def transaction():
     except BaseException:
         db.session.rollback()
         raise
+
+
+# -- what follows a change ----------------------------------------------------------------
+
+# Registered by service.notify when the app is made (the move clock, the outbox's mails and
+# webhooks): the store calls them and imports nothing of notify's, so dependencies run
+# rules <- store <- routes, with notify beside the routes.
+_change_hooks: list = []
+
+
+def on_change(hook) -> None:
+    """Have `hook(game, match, actor, events)` called inside every change's transaction, right
+    after the change was saved (actor None: the join that dealt the first hand)."""
+    if hook not in _change_hooks:
+        _change_hooks.append(hook)
+
+
+def after_change(game: Game, match: Match, actor: int | None, events: list[dict]) -> None:
+    for hook in _change_hooks:
+        hook(game, match, actor, events)
 
 
 # -- loading -----------------------------------------------------------------------------

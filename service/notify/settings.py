@@ -31,12 +31,17 @@ DEFAULTS = {
     "NOTIFY_KEEP_DAYS": 14.0,  # sent outbox rows are kept this long, reply secrets twice as long
     # Mail to an unknown reply address is answered only to a known player, at most this often an hour.
     "UNKNOWN_ANSWERS_PER_HOUR": 3,
+    # Confirmation mails (the only mail an address gets before its owner confirmed it), at most:
+    "CONFIRM_MAILS_PER_GAME": 6,  # over a game's life, both seats together
+    "CONFIRM_MAILS_PER_ADDRESS": 3,  # to one address a day
+    "CONFIRM_MAILS_PER_CLIENT": 20,  # asked by one client address (the HTTP peer) a day
 }
 _TYPES = {"SMTP_PORT": int, "SMTP_STARTTLS": bool, "SMTP_TIMEOUT": float, "WEBHOOK_TIMEOUT": float,
           "WEBHOOK_ALLOW_PRIVATE": bool, "NOTIFY_RETRY_BASE_SECONDS": float,
           "NOTIFY_RETRY_MAX_SECONDS": float, "NOTIFY_MAX_ATTEMPTS": int, "NOTIFY_LEASE_SECONDS": float,
           "NOTIFY_BATCH": int, "DIGEST_HOURS": float, "VACATION_DAYS_PER_GAME": int,
-          "NOTIFY_KEEP_DAYS": float, "UNKNOWN_ANSWERS_PER_HOUR": int}
+          "NOTIFY_KEEP_DAYS": float, "UNKNOWN_ANSWERS_PER_HOUR": int, "CONFIRM_MAILS_PER_GAME": int,
+          "CONFIRM_MAILS_PER_ADDRESS": int, "CONFIRM_MAILS_PER_CLIENT": int}
 
 
 def setting(name: str):
