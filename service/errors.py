@@ -53,6 +53,9 @@ SERVICE_CODES = {
     "validation-error": (422, "a field is missing, unknown or out of range (see errors)"),
     "invalid-option": (422, "a rules option or preset is unknown or out of range (see option)"),
     "invalid-invite": (422, "the invite code does not open a seat of this game"),
+    "invalid-link": (401, "the link key does not open a seat of this game"),
+    "link-used": (410, "the mail's link was used already: each opens the seat once"),
+    "link-expired": (410, "the mail's link is too old (LINK_KEY_DAYS): use the newest mail's link"),
     "idempotency-key-reused": (422, "the Idempotency-Key was first used with a different body"),
     "rate-limited": (429, "too many requests from this token or address: wait Retry-After seconds"),
     **MAIL_CODES,  # contact settings (service/notify/confirm.py)

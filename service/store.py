@@ -17,12 +17,13 @@ import json
 import secrets
 from contextlib import contextmanager
 
-from sqlalchemy import bindparam, func, select, update
+from sqlalchemy import bindparam, func, or_, select, update
 from sqlalchemy.orm import contains_eager
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.exc import StaleDataError
 
 from . import deadlines, deals
+from .access.models import SeatToken
 from .database import begin_read_only
 from .errors import Problem, invalid_token
 from .extensions import db
@@ -76,9 +77,16 @@ def could_be_game_id(game_id: str) -> bool:
 # anew costs more than running it. The game's move clock comes along (Game.clock): every change
 # reads it.
 _games, _seats, _events, _deals = Game.__table__, Seat.__table__, Event.__table__, Deal.__table__
+_tokens = SeatToken.__table__
+# A token opens a seat as the seat's first token (seats.token_hash) or as one of its further tokens
+# (seat_tokens, from mail links): both are unique-index probes inside the same one statement.
+_FURTHER_TOKEN_SEAT = (select(_tokens.c.seat).where(_tokens.c.game_id == bindparam("game"),
+                                                     _tokens.c.token_hash == bindparam("token_hash"))
+                       .scalar_subquery())
+_TOKEN_OPENS_SEAT = or_(_seats.c.token_hash == bindparam("token_hash"), _seats.c.seat == _FURTHER_TOKEN_SEAT)
 _SEAT_QUERY = (select(Game, Seat.seat).join(Seat, Seat.game_id == Game.id)
                .outerjoin(Game.clock).options(contains_eager(Game.clock))
-               .where(Game.id == bindparam("game"), Seat.token_hash == bindparam("token_hash")))
+               .where(Game.id == bindparam("game"), _TOKEN_OPENS_SEAT))
 _LOCK_SEAT_QUERY = _SEAT_QUERY.with_for_update(of=Game)
 
 
@@ -139,7 +147,7 @@ def join_game(game_id: str, invite_code: str, name: str) -> tuple[Game, Match, s
     seat = game.seats[1] if game is not None else None
     if seat is None or not hmac.compare_digest(seat.invite_hash or "", hash_secret(invite_code)):
         raise Problem("invalid-invite", "this invite code does not open a seat in this game")
-    if seat.token_hash is not None:
+    if seat.joined_at is not None:  # not the token: a seat may have revoked its first token
         raise Problem("game-full", "both seats of this game are taken: an invite code works once")
     token = new_token()
     seat.name, seat.token_hash, seat.joined_at = name, hash_secret(token), utcnow()
@@ -312,7 +320,7 @@ def publish_views(game: Game, match: Match | None) -> dict[int, str]:
 
 _STORED_VIEW = (select(_games.c.version, _seats.c.seat, _seats.c.view_version, _seats.c.view_body)
                 .select_from(_games.join(_seats, _seats.c.game_id == _games.c.id))
-                .where(_games.c.id == bindparam("game"), _seats.c.token_hash == bindparam("token_hash")))
+                .where(_games.c.id == bindparam("game"), _TOKEN_OPENS_SEAT))
 
 
 def read_view(game_id: str, token: str) -> tuple[int, int, str]:
