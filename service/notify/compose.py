@@ -333,8 +333,8 @@ def reply_lines(scene: Scene) -> list[str]:
         out.append(f"Replies go to {scene.reply_address}; it plays until the next move is made "
                    "(then reply to the newer mail).")
     if scene.link:
-        out += ["", f"Game: {scene.link}  (version {scene.version})",
-                "      (the API's address: it answers your seat's token, as the gin client sends it)"]
+        out += ["", f"Play in your browser: {scene.link}",
+                "      (the link opens your seat once; every mail brings a fresh one)"]
     return out
 
 

@@ -30,7 +30,6 @@ from ..tokens import hash_secret
 from . import compose, confirm, message, outbox
 from .contacts import contact_of, contacts_of
 from .models import InboundMail, MailToken
-from .settings import setting
 
 log = logging.getLogger(__name__)
 
@@ -145,7 +144,13 @@ def scene_for(game, match, seat: int, moment: datetime, *, after: int | None = N
     return compose.Scene(
         game_id=game.id, version=game.version, seat=seat, names=names, view=match.view(seat),
         now=moment, events=seat_events(game, seat, after), deadline=deadlines.deadline_of(game.id),
-        reply_address=reply, link=f"{setting('BASE_URL').rstrip('/')}/games/{game.id}", moved=after > 0)
+        reply_address=reply, link=seat_link(game.id, seat, moment), moved=after > 0)
+
+
+def seat_link(game_id: str, seat: int, moment: datetime) -> str:
+    """The seat page's address with a fresh link key, which opens the seat in a browser once."""
+    from ..access.links import seat_link as make
+    return make(game_id, seat, moment)
 
 
 def new_reply_address(game_id: str, seat: int, version: int, moment: datetime) -> str:
