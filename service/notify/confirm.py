@@ -100,24 +100,36 @@ def body(reply_to: str) -> str:
 
 
 def answer(token_hash: str, word: str, moment: datetime) -> MailConfirmation | None:
-    """A reply to a confirmation mail: `confirm` or `stop` (anything else changes nothing; each
-    mail is answered once). Returns the confirmation row when it confirmed, so its seat can be
-    greeted."""
+    """A reply to a confirmation mail: `confirm` (once per mail) or `stop` (any time the secret
+    is kept); anything else changes nothing. Returns the confirmation row when it confirmed, so
+    its seat can be greeted."""
     row = db.session.get(MailConfirmation, token_hash)
-    if row is None or row.answered_at is not None or word not in ("confirm", "stop"):
+    if row is None or word not in ("confirm", "stop"):
         return None
-    standing = db.session.get(MailAddress, row.address, with_for_update=True)
-    if standing is None:
-        standing = MailAddress(address=row.address)
-        db.session.add(standing)
-    row.answered_at = moment
     if word == "stop":
-        standing.stopped_at = standing.stopped_at or moment
+        stop(row.address, moment)
+        row.answered_at = row.answered_at or moment
         return None
-    if standing.stopped_at is not None:
+    standing = _standing(row.address)
+    if row.answered_at is not None or standing.stopped_at is not None:
         return None
+    row.answered_at = moment
     standing.confirmed_at = standing.confirmed_at or moment
     return row
+
+
+def stop(address: str, moment: datetime) -> None:
+    """Never mail `address` again (by its normalised form), whatever game names it."""
+    standing = _standing(normalised(address))
+    standing.stopped_at = standing.stopped_at or moment
+
+
+def _standing(key: str) -> MailAddress:
+    standing = db.session.get(MailAddress, key, with_for_update=True)
+    if standing is None:
+        standing = MailAddress(address=key)
+        db.session.add(standing)
+    return standing
 
 
 def first_word(text: str) -> str:

@@ -132,7 +132,19 @@ def receive(raw: bytes, recipients: list[str] | None = None) -> Outcome:
     if token.purpose == "unsubscribe":
         _once(lambda: unsubscribe(token.email, message_id, moment))
         return Outcome("unsubscribed", f"{token.email} gets no more digests")
+    if confirm.first_word(strip_reply(text_of(msg))) == "stop":
+        return _once(lambda: stop_seat_address(token.game_id, token.seat, message_id, moment))
     return play_reply(msg, message_id, token.game_id, token.seat, token.version, moment, token.event_seq)
+
+
+def stop_seat_address(game_id: str, seat: int, message_id: str, moment) -> Outcome:
+    """`stop` in a reply to a game mail: the seat's address never gets mail from us again (a reply
+    secret reached only that address, so the reply speaks for its owner). Good even when stale."""
+    contact = contact_of(game_id, seat)
+    if contact is not None and contact.email:
+        confirm.stop(contact.email, moment)
+    dispatch.record_inbound(message_id, game_id, "stopped", moment)
+    return Outcome("stopped", "the address gets no more mail from this service", game_id)
 
 
 def answer_confirmation(msg: EmailMessage, message_id: str, token_hash: str, moment) -> Outcome:

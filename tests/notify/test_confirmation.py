@@ -146,3 +146,19 @@ def test_confirmation_mails_are_capped_per_address_per_game_and_per_client(
     assert len(mail_server.catcher.to("victim@example.org")) == 4
     assert all(m["Subject"] == SUBJECT for _, m in mail_server.catcher.messages)
     assert "Eve" not in "".join(text(m) for _, m in mail_server.catcher.messages)
+
+
+def test_stop_in_a_reply_to_a_game_mail_stops_all_mail_to_that_address(
+        nclient, notify_app, mail_server, listener):
+    game = start_game(nclient, contact0={"email": ANN}, contact1={"email": BOB})
+    deliver(notify_app)
+    mail = mail_server.catcher.to(BOB)[-1]
+    assert "  stop " in text(mail)
+    reply(listener, reply_address(mail), "stop", sender=BOB)
+    before = len(mail_server.catcher.to(BOB))
+    for _ in range(4):
+        seat = view(nclient, game, 0)["to_move"]
+        assert act(nclient, game, seat, choose(view(nclient, game, seat))).status_code == 200
+    deliver(notify_app)
+    assert len(mail_server.catcher.to(BOB)) == before and contact(nclient, game, 1)["email_status"] == "stopped"
+    assert len(mail_server.catcher.to(ANN)) > 1
