@@ -101,7 +101,7 @@ def claim(worker: str, limit: int, max_webhooks: int | None = None) -> list[Clai
             candidates = db.session.scalars(due.limit(limit)).all()
         else:
             hooks = db.session.scalars(due.where(OutboxMessage.channel == "webhook")
-                                       .limit(min(limit, max_webhooks))).all()
+                                       .limit(min(limit, max_webhooks))).all() if max_webhooks > 0 else []
             others = db.session.scalars(due.where(OutboxMessage.channel != "webhook")
                                         .limit(limit - len(hooks))).all() if len(hooks) < limit else []
             candidates = sorted([*hooks, *others], key=lambda row: (row.next_attempt_at, row.id))

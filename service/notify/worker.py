@@ -7,8 +7,9 @@ workers may run against one database; see outbox.py for how they share the rows.
 Within a batch, mail goes out on the worker's own thread while webhooks go out on up to
 WEBHOOK_CONCURRENCY threads, one per destination (host and port; a destination's calls go in
 order, one at a time). Each webhook call ends within WEBHOOK_TIMEOUT in all, so receivers that
-never answer hold a batch up for one timeout at most and never delay the mail beside them; a
-destination that keeps failing is skipped by its circuit breaker (breaker.py) for a while.
+never answer hold a batch up for one timeout at most, and while the calls are out the worker's
+own thread keeps delivering the mail that falls due; a destination that keeps failing is skipped
+by its circuit breaker (breaker.py) for a while.
 Each thread has its own app context, hence its own database session.
 
 Every row is on its own: whatever its delivery raises marks that row alone (a retry with backoff,
@@ -22,7 +23,7 @@ import socket
 import threading
 import time
 import uuid
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, wait
 
 from flask import current_app
 
@@ -41,6 +42,8 @@ log = logging.getLogger(__name__)
 SENT, FAILED, DESTINATION_DOWN, SKIPPED = "sent", "failed", "destination-down", "skipped"
 # Faults in a row's own data: the same bytes would fail the same way again, so no retry.
 DATA_FAULTS = (ValueError, TypeError, LookupError)
+# While webhook calls are out, mail that falls due is looked for this often (seconds).
+MAIL_POLL_WHILE_CALLING = 0.5
 
 
 class Worker:
@@ -67,18 +70,27 @@ class Worker:
             if row.channel != "mail":
                 destinations.setdefault(webhooks.destination(row.recipient), []).append(row)
         pool = ThreadPoolExecutor(min(len(destinations), concurrency), "webhooks") if destinations else None
+        tried = len(rows)
         try:
+            calls = []
             if pool is not None:
                 app = current_app._get_current_object()
-                for group in destinations.values():
-                    pool.submit(self._deliver_in_order, app, group)
+                calls = [pool.submit(self._deliver_in_order, app, group) for group in destinations.values()]
             for row in mails:
                 self.deliver(row)
+            # Mail that falls due while the calls are out goes now, not after the slowest receiver.
+            while calls and wait(calls, timeout=0).not_done:
+                more = outbox.claim(self.name, setting("NOTIFY_BATCH"), max_webhooks=0)
+                for row in more:
+                    self.deliver(row)
+                tried += len(more)
+                if not more:
+                    wait(calls, timeout=MAIL_POLL_WHILE_CALLING)
         finally:
             self.mailer.close()
             if pool is not None:
                 pool.shutdown(wait=True)
-        return len(rows)
+        return tried
 
     def _deliver_in_order(self, app, rows: list[outbox.Claimed]) -> None:
         """One destination's rows, on a thread of its own (with its own app context and

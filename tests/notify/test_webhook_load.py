@@ -48,6 +48,8 @@ def test_a_mail_goes_out_while_tarpit_receivers_hold_their_calls(nclient, notify
     try:
         assert wait_for(lambda: all(pit.holding() == 1 for pit in pits)), "the calls are made in parallel"
         assert wait_for(lambda: mail_server.catcher.to("ann@example.org")), "the mail is not held up"
+        later = queue_mail(notify_app, "bob@example.org")  # falls due while the calls are out
+        assert wait_for(lambda: mail_server.catcher.to("bob@example.org")), "nor is mail queued meanwhile"
         assert running.is_alive(), "... while every tarpit still holds its call"
     finally:
         for pit in pits:
@@ -55,7 +57,7 @@ def test_a_mail_goes_out_while_tarpit_receivers_hold_their_calls(nclient, notify
         running.join(60)
     assert not running.is_alive()
     rows = outbox_rows(notify_app)
-    assert [r.status for r in rows if r.message_id == mail] == ["sent"]
+    assert [r.status for r in rows if r.message_id in (mail, later)] == ["sent", "sent"]
     hooks = [r for r in rows if r.channel == "webhook"]
     assert len(hooks) == 4 and all(r.status == "pending" and r.attempts == 1 and r.last_error for r in hooks)
 
