@@ -216,6 +216,12 @@ class _Deadline:
                 self._watched.close()
 
 
+def ca_bundle() -> str:
+    """The certificate authorities a receiver's certificate must chain to: requests' bundle."""
+    from requests.certs import where
+    return where()
+
+
 def post(url: str, secret: str, msg_id: str, body: str, timestamp: int, timeout: float,
          allow_private: bool, connect_timeout: float | None = None) -> int:
     """Deliver once, within `timeout` seconds in all (name resolution, connection, TLS, sending,
@@ -254,8 +260,6 @@ def _exchange(deadline: _Deadline, parts: SplitResult, address: str, port: int, 
         sock.settimeout(deadline.left())
         if parts.scheme == "https":
             import ssl
-
-            from requests.certs import where as ca_bundle  # the CA bundle requests uses
             # TLS checks the certificate against the URL's host name, not the address.
             sock = ssl.create_default_context(cafile=ca_bundle()).wrap_socket(
                 sock, server_hostname=parts.hostname)
