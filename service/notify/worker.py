@@ -51,14 +51,16 @@ class Worker:
         self.name = name or f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:6]}"
         self.mailer = Mailer()
         self._breaker: Breaker | None = None
+        self._breaker_made = threading.Lock()
 
     @property
     def breaker(self) -> Breaker:
-        if self._breaker is None:  # made on first use: settings need the app
-            self._breaker = Breaker(setting("WEBHOOK_BREAKER_FAILURES"),
-                                    setting("WEBHOOK_BREAKER_COOLDOWN_SECONDS"),
-                                    setting("NOTIFY_RETRY_MAX_SECONDS"))
-        return self._breaker
+        with self._breaker_made:  # made on first use (settings need the app), once for all threads
+            if self._breaker is None:
+                self._breaker = Breaker(setting("WEBHOOK_BREAKER_FAILURES"),
+                                        setting("WEBHOOK_BREAKER_COOLDOWN_SECONDS"),
+                                        setting("NOTIFY_RETRY_MAX_SECONDS"))
+            return self._breaker
 
     def deliver_due(self) -> int:
         """Claim and deliver one batch; returns how many rows were tried."""

@@ -45,7 +45,7 @@ def test_the_receiver_gets_the_urls_host_path_query_and_a_valid_signature(receiv
     assert webhooks.post(url, secret, "msg_1", body, now, timeout=5, allow_private=True) == 204
     [delivered] = receiver.delivered()
     hosts = [value for name, value in delivered["header_list"] if name.lower() == "host"]
-    assert hosts == [f"localhost:{receiver.port}"]  # the URL's host, once: urllib3 added none of its own
+    assert hosts == [f"localhost:{receiver.port}"]  # the URL's host, once: http.client added none of its own
     assert delivered["path"] == "/hook/seat?game=abc"
     assert webhooks.verify(secret, delivered["headers"], delivered["body"], now)
 
