@@ -38,6 +38,10 @@ def create_app(config_overrides: dict | None = None):
     api.register_blueprint(games)
     api.register_blueprint(meta)
     notify.init_app(app)  # contact and vacation routes, the `flask notify` commands
+    from .access.routes import access
+    api.register_blueprint(access)  # invitations, mail links, a seat's tokens
+    from . import site
+    site.init_app(app)  # the pages people play on, and every answer's security headers
     from .limits import init_limits
     init_limits(app)  # RATELIMIT_* settings; see service/limits.py
 

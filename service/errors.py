@@ -16,7 +16,7 @@ from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm.exc import StaleDataError
 from werkzeug.exceptions import HTTPException
 
-from .notify.codes import CLOCK_CODES
+from .notify.codes import CLOCK_CODES, MAIL_CODES
 from .rules import IllegalAction, InvalidRules
 from .schemas import ProblemSchema
 
@@ -53,12 +53,16 @@ SERVICE_CODES = {
     "validation-error": (422, "a field is missing, unknown or out of range (see errors)"),
     "invalid-option": (422, "a rules option or preset is unknown or out of range (see option)"),
     "invalid-invite": (422, "the invite code does not open a seat of this game"),
+    "invalid-link": (401, "the link key does not open a seat of this game"),
+    "link-used": (410, "the mail's link was used already: each opens the seat once"),
+    "link-expired": (410, "the mail's link is too old (LINK_KEY_DAYS): use the newest mail's link"),
     "idempotency-key-reused": (422, "the Idempotency-Key was first used with a different body"),
     "rate-limited": (429, "too many requests from this token or address: wait Retry-After seconds"),
     "too-many-waiters": (429, "this token, address or server holds as many waiting requests (long-polls, "
                               "streams) as allowed: close one, or wait Retry-After seconds"),
     "header-too-large": (431, "a request header, or all of them, is larger than the server takes"),
     "uri-too-long": (414, "the request line is longer than the server takes"),
+    **MAIL_CODES,  # contact settings (service/notify/confirm.py)
     "internal-error": (500, "the server failed; the details are in its log, never in the answer"),
     "database-unavailable": (503, "the database cannot be reached or stayed locked"),
     "database-not-migrated": (503, "the database schema is behind the code: run flask db upgrade"),

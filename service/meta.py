@@ -1,15 +1,12 @@
 """Service routes that are not about games: the health check and the human-readable docs page."""
 from __future__ import annotations
 
-import re
-from html import escape
-
 from flask import Response
 from flask_smorest import Blueprint
 from sqlalchemy.exc import SQLAlchemyError
 
 from . import database
-from .errors import CATALOGUE, Problem
+from .errors import Problem
 from .extensions import api
 from .schemas import HealthSchema
 from .web import problems
@@ -45,39 +42,6 @@ def docs():
 
 
 def render_docs(spec: dict) -> str:
-    """A self-contained page (no scripts, no CDN) listing the spec's operations."""
-    parts = [f"<h1>{escape(spec['info']['title'])} {escape(spec['info']['version'])}</h1>",
-             '<p>The machine-readable contract: <a href="/openapi.json">/openapi.json</a> '
-             'or <a href="/openapi.yaml">/openapi.yaml</a> (also checked in as openapi.yaml). '
-             "Authenticated operations take "
-             "<code>Authorization: Bearer &lt;seat token&gt;</code>. Errors are RFC 9457 problem "
-             "documents (<code>application/problem+json</code>) with a stable <code>code</code>.</p>",
-             "<h2>Operations</h2>"]
-    for path, operations in spec["paths"].items():
-        for method, op in operations.items():
-            if method == "parameters":
-                continue
-            anchor = re.sub(r"[^a-z0-9]+", "-", f"{method} {path}".lower()).strip("-")
-            parts.append(f'<h3 id="{anchor}"><code>{method.upper()} {escape(path)}</code></h3>'
-                         f"<p>{_text(op.get('summary', ''))} {_text(op.get('description', ''))}</p>")
-            params = [p for p in op.get("parameters", []) if isinstance(p, dict) and "name" in p]
-            if params:
-                parts.append("<p>Parameters: " + ", ".join(
-                    f"<code>{escape(p['name'])}</code> ({escape(p['in'])})" for p in params) + "</p>")
-            responses = sorted(op.get("responses", {}).items(), key=lambda item: str(item[0]))
-            parts.append("<ul>" + "".join(
-                f"<li><b>{escape(str(status))}</b> "
-                f"{_text(resp.get('description', 'any error: a problem document'))}</li>"
-                for status, resp in responses) + "</ul>")
-    parts.append("<h2>Problem codes</h2><table><tr><th>code</th><th>status</th><th>meaning</th></tr>")
-    parts += [f'<tr id="problem-{code}"><td><code>{code}</code></td><td>{status}</td><td>{escape(text)}</td></tr>'
-              for code, (status, text) in sorted(CATALOGUE.items())]
-    parts.append("</table>")
-    style = "body{font-family:sans-serif;max-width:60em;margin:auto;padding:1em}code{background:#eee}"
-    return (f"<!doctype html><html><head><meta charset=\"utf-8\"><title>{escape(spec['info']['title'])}"
-            f"</title><style>{style}</style></head><body>{''.join(parts)}</body></html>")
-
-
-def _text(markdown: str) -> str:
-    """Escaped text, with the spec's `code` spans shown as code."""
-    return re.sub(r"`([^`]+)`", r"<code>\1</code>", escape(markdown))
+    """A self-contained page (no scripts, no CDN) listing the spec's operations: site/docs_page.py."""
+    from .site.docs_page import render
+    return render(spec)

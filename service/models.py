@@ -121,3 +121,4 @@ class IdempotencyRecord(db.Model):
 # The notification and deadline tables live with their code; importing them here puts them in the
 # one metadata that migrations and `flask db check` see.
 from .notify import models as notify_models  # noqa: E402,F401
+from .access import models as access_models  # noqa: E402,F401

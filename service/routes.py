@@ -68,7 +68,7 @@ def links(game_id: str) -> dict:
 @games.response(201, CreatedGameSchema, example=CREATED_EXAMPLE, headers={
     "Location": {"description": "The game's URL", "schema": {"type": "string"}}, **ETAG_HEADER})
 @problems(games, "malformed-json", "payload-too-large", "unsupported-media-type", "validation-error",
-          "invalid-option")
+          "invalid-option", "too-many-confirmations")
 def create_game(args):
     """Create a game and take seat 0. The token and the invite code are shown once only."""
     rules = Rules.from_dict(args["rules"])
@@ -85,7 +85,7 @@ def create_game(args):
 @games.arguments(JoinGameSchema, example={"invite_code": "pX0c...", "name": "Bob"})
 @games.response(201, JoinedGameSchema, headers=ETAG_HEADER, example=JOINED_EXAMPLE)
 @problems(games, "malformed-json", "payload-too-large", "unsupported-media-type", "validation-error",
-          "invalid-invite", "game-full")
+          "invalid-invite", "game-full", "too-many-confirmations")
 def join_game(args, game_id):
     """Take seat 1 with the invite code; the first hand is dealt. The token is shown once only."""
     with store.transaction():

@@ -5,7 +5,7 @@ import marshmallow as ma
 from marshmallow import fields as f
 from marshmallow import validate as v
 
-from .notify.schemas import MOVE_TIME_HOURS, ContactFields, ContactOutSchema
+from .notify.schemas import MOVE_TIME_HOURS, ContactFields, ContactOutSchema, no_encoded_word
 
 CARD = {"description": "A card: rank (A 2-9 T J Q K) then suit (C D H S)", "example": "7H"}
 ACTION_TYPES = ("take_upcard", "pass", "draw", "discard", "knock", "big_gin", "resign",
@@ -47,7 +47,8 @@ NAME_PATTERN = r"^[^\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u20
 class NameField(f.String):
     def __init__(self, **kwargs):
         super().__init__(required=True, validate=[v.Length(1, 40), v.Regexp(
-                             NAME_PATTERN, error="a name may not hold control or direction characters")],
+                             NAME_PATTERN, error="a name may not hold control or direction characters"),
+                             no_encoded_word],  # the name goes into mail Subjects
                          **_doc("Display name shown to the opponent", example="Ann"), **kwargs)
 
     def _deserialize(self, value, attr, data, **kwargs):

@@ -17,17 +17,17 @@ import json
 import secrets
 from contextlib import contextmanager
 
-from sqlalchemy import bindparam, func, select, update
+from sqlalchemy import bindparam, func, or_, select, update
 from sqlalchemy.orm import contains_eager
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.exc import StaleDataError
 
 from . import deadlines, deals, wakeup
+from .access.models import SeatToken
 from .database import begin_read_only
 from .errors import Problem, invalid_token
 from .extensions import db
 from .models import Deal, Event, Game, IdempotencyRecord, Seat, utcnow
-from .notify.dispatch import after_change
 from .rules import Match, Rules, action_from_dict, redact_event
 from .tokens import hash_secret, new_game_id, new_invite_code, new_token
 
@@ -45,6 +45,26 @@ def transaction():
         raise
 
 
+# -- what follows a change ----------------------------------------------------------------
+
+# Registered by service.notify when the app is made (the move clock, the outbox's mails and
+# webhooks): the store calls them and imports nothing of notify's, so dependencies run
+# rules <- store <- routes, with notify beside the routes.
+_change_hooks: list = []
+
+
+def on_change(hook) -> None:
+    """Have `hook(game, match, actor, events)` called inside every change's transaction, right
+    after the change was saved (actor None: the join that dealt the first hand)."""
+    if hook not in _change_hooks:
+        _change_hooks.append(hook)
+
+
+def after_change(game: Game, match: Match, actor: int | None, events: list[dict]) -> None:
+    for hook in _change_hooks:
+        hook(game, match, actor, events)
+
+
 # -- loading -----------------------------------------------------------------------------
 
 def could_be_game_id(game_id: str) -> bool:
@@ -57,9 +77,16 @@ def could_be_game_id(game_id: str) -> bool:
 # anew costs more than running it. The game's move clock comes along (Game.clock): every change
 # reads it.
 _games, _seats, _events, _deals = Game.__table__, Seat.__table__, Event.__table__, Deal.__table__
+_tokens = SeatToken.__table__
+# A token opens a seat as the seat's first token (seats.token_hash) or as one of its further tokens
+# (seat_tokens, from mail links): both are unique-index probes inside the same one statement.
+_FURTHER_TOKEN_SEAT = (select(_tokens.c.seat).where(_tokens.c.game_id == bindparam("game"),
+                                                     _tokens.c.token_hash == bindparam("token_hash"))
+                       .scalar_subquery())
+_TOKEN_OPENS_SEAT = or_(_seats.c.token_hash == bindparam("token_hash"), _seats.c.seat == _FURTHER_TOKEN_SEAT)
 _SEAT_QUERY = (select(Game, Seat.seat).join(Seat, Seat.game_id == Game.id)
                .outerjoin(Game.clock).options(contains_eager(Game.clock))
-               .where(Game.id == bindparam("game"), Seat.token_hash == bindparam("token_hash")))
+               .where(Game.id == bindparam("game"), _TOKEN_OPENS_SEAT))
 _LOCK_SEAT_QUERY = _SEAT_QUERY.with_for_update(of=Game)
 
 
@@ -120,7 +147,7 @@ def join_game(game_id: str, invite_code: str, name: str) -> tuple[Game, Match, s
     seat = game.seats[1] if game is not None else None
     if seat is None or not hmac.compare_digest(seat.invite_hash or "", hash_secret(invite_code)):
         raise Problem("invalid-invite", "this invite code does not open a seat in this game")
-    if seat.token_hash is not None:
+    if seat.joined_at is not None:  # not the token: a seat may have revoked its first token
         raise Problem("game-full", "both seats of this game are taken: an invite code works once")
     token = new_token()
     seat.name, seat.token_hash, seat.joined_at = name, hash_secret(token), utcnow()
@@ -294,7 +321,7 @@ def publish_views(game: Game, match: Match | None) -> dict[int, str]:
 
 _STORED_VIEW = (select(_games.c.version, _seats.c.seat, _seats.c.view_version, _seats.c.view_body)
                 .select_from(_games.join(_seats, _seats.c.game_id == _games.c.id))
-                .where(_games.c.id == bindparam("game"), _seats.c.token_hash == bindparam("token_hash")))
+                .where(_games.c.id == bindparam("game"), _TOKEN_OPENS_SEAT))
 
 
 def read_view(game_id: str, token: str) -> tuple[int, int, str]:

@@ -12,3 +12,9 @@ CLOCK_CODES = {
 }
 
 MAIL_MODES = ("turn", "digest", "off")
+
+# Service codes of contact settings: (HTTP status, when it happens).
+MAIL_CODES = {
+    "too-many-confirmations": (429, "setting this email would send one confirmation mail too many (per game, "
+                                    "per address or per client a day); nothing was changed"),
+}

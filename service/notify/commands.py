@@ -101,6 +101,9 @@ def parse_commands(text: str) -> list[Command]:
 
 
 def parse_command(text: str) -> Command:
+    # Kept as words joined by single spaces: the text is echoed in the answer's Subject, so no
+    # odd whitespace (vertical tab, file separators) a reply may hold gets that far.
+    text = " ".join(text.split())
     words = text.lower().split()
     if not words:
         raise CommandError("an empty command")

@@ -330,11 +330,12 @@ def reply_lines(scene: Scene) -> list[str]:
         if not scene.my_turn and scene.deadline and scene.now > scene.deadline:
             out.append("  claim           win the match on time: your opponent's deadline has passed")
         out.append("  resign          give up the match")
+        out.append("  stop            never get mail from this service again (at this address)")
         out.append(f"Replies go to {scene.reply_address}; it plays until the next move is made "
                    "(then reply to the newer mail).")
     if scene.link:
-        out += ["", f"Game: {scene.link}  (version {scene.version})",
-                "      (the API's address: it answers your seat's token, as the gin client sends it)"]
+        out += ["", f"Play in your browser: {scene.link}",
+                "      (the link opens your seat once; every mail brings a fresh one)"]
     return out
 
 

@@ -1,26 +1,19 @@
 """A seat's contact settings: email and mail mode, webhook URL and its signing secret."""
 from __future__ import annotations
 
-import re
 from datetime import datetime
 
 from sqlalchemy import select
 
 from ..errors import Problem
 from ..extensions import db
+from . import confirm
+from .addresses import check_email, normalised
 from .codes import MAIL_MODES
 from .models import Contact
 from .webhooks import check_url, new_secret
 
 UNSET = object()
-_EMAIL = re.compile(r"^[^@\s<>(),;:\"\[\]\\]+@[A-Za-z0-9.-]+\.[A-Za-z0-9-]{2,}$|^[^@\s<>(),;:\"\[\]\\]+@localhost$")
-
-
-def check_email(text: str) -> str:
-    text = text.strip()
-    if len(text) > 254 or not _EMAIL.match(text):
-        raise ValueError(f"not an email address: {text!r} (write a bare address like ann@example.org)")
-    return text
 
 
 def contact_of(game_id: str, seat: int) -> Contact | None:
@@ -57,6 +50,7 @@ def set_contact(game_id: str, seat: int, moment: datetime, *, email=UNSET, mail_
 def public(contact: Contact | None, secret: str | None = None) -> dict:
     """What the seat is shown about its own settings (the secret only right after setting it)."""
     body = {"email": contact.email if contact else None,
+            "email_status": confirm.status(contact.email if contact else None),
             "mail_mode": contact.mail_mode if contact else "turn",
             "webhook_url": contact.webhook_url if contact else None}
     if secret:
@@ -67,7 +61,8 @@ def public(contact: Contact | None, secret: str | None = None) -> dict:
 def apply(game, match, seat: int, fields: dict, moment: datetime) -> dict:
     """Store the contact fields given (a validation-error problem if one is bad) and answer with
     the seat's settings. A newly given email or webhook hears about the game at once if it is
-    under way, so the seat has a mail to reply to without waiting for the next turn."""
+    under way, so the seat has a mail to reply to without waiting for the next turn; an address
+    its owner has not confirmed yet is only sent the confirmation mail (confirm.py)."""
     from . import dispatch
     before = contact_of(game.id, seat)
     old_email = before.email if before else None
@@ -75,9 +70,11 @@ def apply(game, match, seat: int, fields: dict, moment: datetime) -> dict:
         contact, secret = set_contact(game.id, seat, moment, **fields)
     except ValueError as exc:
         raise Problem("validation-error", str(exc), errors={"json": {"contact": [str(exc)]}}) from None
+    new_email = bool(contact.email) and normalised(contact.email) != normalised(old_email or "")
+    if new_email:
+        confirm.ask(game.id, seat, contact.email, moment)  # may refuse (too-many-confirmations)
     if match is not None and not match.is_over:
-        dispatch.greet(game, match, seat, contact, moment, mail=bool(contact.email and contact.email != old_email),
-                       webhook=secret is not None)
+        dispatch.greet(game, match, seat, contact, moment, mail=new_email, webhook=secret is not None)
     return public(contact, secret)
 
 

@@ -4,24 +4,34 @@
 first hand): it restarts the move clock when a new turn began and writes the mails and webhook
 calls the change causes. Each mail is composed now, from the engine's view for its seat and the
 events redacted for that seat, so what is delivered later is what was true at this version.
+
+Mail goes only to confirmed addresses (confirm.py). Nothing a player set can make the change
+fail: a mail or webhook that cannot be composed is written as a dead outbox row saying why
+(`composing`), and the move commits.
 """
 from __future__ import annotations
 
 import json
+import logging
 import secrets
+from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import func, select
+from sqlalchemy.exc import SQLAlchemyError
 
 from .. import deadlines
 from ..extensions import db
+from ..models import Event
+from ..store import events_page
 from ..tokens import hash_secret
-from . import compose, message, outbox
+from . import compose, confirm, message, outbox
 from .contacts import contact_of, contacts_of
 from .models import InboundMail, MailToken
-from .settings import setting
+
+log = logging.getLogger(__name__)
 
 WEBHOOK_TYPES = {"match_end": "match.ended", "hand_end": "hand.ended", "turn": "turn.started",
                  "start": "game.started", "reminder": "deadline.reminder", "expired": "deadline.passed"}
@@ -36,7 +46,6 @@ class MailReply:
     seat: int
     played: list[str]
     message_id: str  # the reply's own Message-ID, for threading and for playing it only once
-    fallback: str  # its From address, used if the seat has no email on file
     since_seq: int  # the answer lists what happened after this event (the reply's own effects)
     failure: str | None = None  # why the reply (or its last command tried) was not played
 
@@ -58,45 +67,72 @@ def _after_change(game, match, actor: int | None, events: list[dict], moment: da
     hand_ended = any(e.get("type") in ("hand_end", "hand_void") for e in events)
     reply = reply_context.get()
     contacts = contacts_of(game.id)
+    confirmed = confirm.mailable(c.email for c in contacts.values())
     for seat in (0, 1):
         reason = ("match_end" if match.is_over else "hand_end" if hand_ended
                   else "turn" if new_turn and match.to_move == seat else "start" if actor is None else None)
         contact = contacts.get(seat)
+        email = contact.email if contact and contact.email and contact.email.lower() in confirmed else None
         if reply is not None and reply.seat == seat:
-            write_answer(game, match, seat, reply, moment)
-        elif reason and contact and contact.email and (
+            write_answer(game, match, seat, reply, moment, email)
+        elif reason and email and (
                 contact.mail_mode == "turn" or (contact.mail_mode == "digest" and reason == "match_end")):
             # Digest readers still hear at once how the match ended: no later digest covers it.
-            write_mail(game, match, seat, contact.email, reason, moment)
+            write_mail(game, match, seat, email, reason, moment)
         if reason and contact and contact.webhook_url:
             write_webhook(game, match, seat, WEBHOOK_TYPES[reason], moment)
 
 
 def greet(game, match, seat: int, contact, moment: datetime, mail: bool, webhook: bool) -> None:
-    """A seat that just gave an email or webhook hears where the game stands."""
+    """A seat that just gave an email or webhook hears where the game stands (a confirmed
+    address; an unconfirmed one is asked to confirm first, see contacts.apply)."""
     reason = "turn" if match.to_move == seat else "start"
-    if mail and contact.mail_mode == "turn":
+    if mail and contact.mail_mode == "turn" and confirm.may_mail(contact.email):
         write_mail(game, match, seat, contact.email, reason, moment)
     if webhook:
         write_webhook(game, match, seat, WEBHOOK_TYPES[reason], moment)
 
 
+@contextmanager
+def composing(channel: str, kind: str, recipient: str, moment: datetime, game_id: str | None = None,
+              seat: int | None = None, version: int | None = None):
+    """Compose one notification; if composing raises (a header that would carry a line break, an
+    address the email package cannot write), drop what it added and write a dead outbox row with
+    the reason instead, so the change it belongs to still commits. Database errors are not
+    composition: they propagate, and the change is rolled back as always."""
+    before = set(db.session.new)
+    try:
+        yield
+    except SQLAlchemyError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - whatever a player's settings make composing raise
+        for added in set(db.session.new) - before:
+            db.session.expunge(added)
+        reason = f"not composed: {type(exc).__name__}: {exc}"
+        log.warning("%s %s for game %s seat %s %s", channel, kind, game_id, seat, reason)
+        row = outbox.enqueue(channel, kind, printable(recipient), "", message.new_message_id(game_id, seat, kind),
+                             game_id=game_id, seat=seat, version=version, moment=moment)
+        row.status, row.last_error = outbox.DEAD, printable(reason)[:500]
+
+
+def printable(text: str) -> str:
+    """`text` with control characters (and NUL, which PostgreSQL refuses) escaped, for the record."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text or "")[:2000]
+
+
 # -- what a seat gets ---------------------------------------------------------------------------
 
 def last_own_seq(game_id: str, seat: int) -> int:
-    from ..models import Event
     # Events carrying a seat are that seat's own moves, except a timeout (claimed by the other).
     return db.session.scalar(select(func.max(Event.seq)).where(
         Event.game_id == game_id, Event.seat == seat, Event.type != "timeout")) or 0
 
 
 def last_seq(game_id: str) -> int:
-    from ..models import Event
     return db.session.scalar(select(func.max(Event.seq)).where(Event.game_id == game_id)) or 0
 
 
 def seat_events(game, seat: int, after: int) -> list[dict]:
-    from ..store import events_page
     return events_page(game, seat, after, MAX_EVENTS)["events"]
 
 
@@ -108,7 +144,13 @@ def scene_for(game, match, seat: int, moment: datetime, *, after: int | None = N
     return compose.Scene(
         game_id=game.id, version=game.version, seat=seat, names=names, view=match.view(seat),
         now=moment, events=seat_events(game, seat, after), deadline=deadlines.deadline_of(game.id),
-        reply_address=reply, link=f"{setting('BASE_URL').rstrip('/')}/games/{game.id}", moved=after > 0)
+        reply_address=reply, link=seat_link(game.id, seat, moment), moved=after > 0)
+
+
+def seat_link(game_id: str, seat: int, moment: datetime) -> str:
+    """The seat page's address with a fresh link key, which opens the seat in a browser once."""
+    from ..access.links import seat_link as make
+    return make(game_id, seat, moment)
 
 
 def new_reply_address(game_id: str, seat: int, version: int, moment: datetime) -> str:
@@ -132,22 +174,35 @@ def enqueue_mail(scene: compose.Scene, kind: str, to: str, subject: str, text: s
 
 
 def write_mail(game, match, seat: int, to: str, kind: str, moment: datetime) -> None:
-    scene = scene_for(game, match, seat, moment)
-    text = compose.body(scene, kind)
-    enqueue_mail(scene, kind, to, compose.subject(scene, kind), text, moment)
+    with composing("mail", kind, to, moment, game.id, seat, game.version):
+        scene = scene_for(game, match, seat, moment)
+        text = compose.body(scene, kind)
+        enqueue_mail(scene, kind, to, compose.subject(scene, kind), text, moment)
 
 
-def write_answer(game, match, seat: int, reply: MailReply, moment: datetime) -> None:
-    """The answer to a reply that played (or tried to): what was played, what failed, the state."""
-    contact = contact_of(game.id, seat)
-    to = (contact.email if contact and contact.email else None) or reply.fallback
-    scene = scene_for(game, match, seat, moment, after=reply.since_seq)
-    lines = (compose.error_answer(reply.failure, reply.played) if reply.failure
-             else ["Played: " + "; ".join(reply.played) + "."])
-    subject = compose.answer_subject(scene, reply.played, bool(reply.failure))
-    enqueue_mail(scene, "answer", to, subject, compose.body(scene, "answer", lines),
-                 moment, in_reply_to=reply.message_id, auto="auto-replied")
+def write_answer(game, match, seat: int, reply: MailReply, moment: datetime, to: str | None = None) -> None:
+    """The answer to a reply that played (or tried to): what was played, what failed, the state.
+    It goes to the seat's confirmed address only (`to`), never to the From the reply claims:
+    without one, the reply still counts but is not answered (no hand, no fresh reply address to
+    whoever wrote it)."""
     record_inbound(reply.message_id, game.id, "failed" if reply.failure else "played", moment)
+    if to is None:
+        log.info("reply %s for game %s seat %s not answered: no confirmed address on file",
+                 reply.message_id, game.id, seat)
+        return
+    with composing("mail", "answer", to, moment, game.id, seat, game.version):
+        scene = scene_for(game, match, seat, moment, after=reply.since_seq)
+        lines = (compose.error_answer(reply.failure, reply.played) if reply.failure
+                 else ["Played: " + "; ".join(reply.played) + "."])
+        subject = compose.answer_subject(scene, reply.played, bool(reply.failure))
+        enqueue_mail(scene, "answer", to, subject, compose.body(scene, "answer", lines),
+                     moment, in_reply_to=reply.message_id, auto="auto-replied")
+
+
+def confirmed_email(game_id: str, seat: int) -> str | None:
+    """The seat's email on file if its owner confirmed it, else None."""
+    contact = contact_of(game_id, seat)
+    return contact.email if contact and confirm.may_mail(contact.email) else None
 
 
 def record_inbound(message_id: str, game_id: str | None, outcome: str, moment: datetime,
@@ -158,6 +213,11 @@ def record_inbound(message_id: str, game_id: str | None, outcome: str, moment: d
 
 def write_webhook(game, match, seat: int, event_type: str, moment: datetime) -> None:
     contact = contact_of(game.id, seat)
+    with composing("webhook", event_type, contact.webhook_url, moment, game.id, seat, game.version):
+        _write_webhook(game, match, seat, contact, event_type, moment)
+
+
+def _write_webhook(game, match, seat: int, contact, event_type: str, moment: datetime) -> None:
     view = match.view(seat)
     deadline = deadlines.deadline_of(game.id)
     body = {

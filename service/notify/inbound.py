@@ -24,20 +24,24 @@ from email.utils import getaddresses, parseaddr
 
 from sqlalchemy import func, select, update
 
-from .. import deadlines
+from .. import deadlines, store
 from ..errors import Problem
 from ..extensions import db
+from ..models import Game
 from ..rules import IllegalAction
 from ..tokens import hash_secret
-from . import compose, dispatch, message, outbox
+from . import compose, confirm, dispatch, message, outbox
+from .addresses import normalised
 from .commands import CommandError, parse_commands, resolve, strip_reply, subject_text
+from .consent import MailConfirmation
+from .contacts import contact_of
 from .models import Contact, InboundMail, MailToken
 from .settings import setting
 
 log = logging.getLogger(__name__)
-_LOCAL = re.compile(r"^(play|unsubscribe)\+([A-Za-z0-9_-]{8,64})$")
+_LOCAL = re.compile(r"^(play|unsubscribe|confirm)\+([A-Za-z0-9_-]{8,64})$")
 _MESSAGE_ID = re.compile(r"^<[^<>\s]{3,200}>$")  # threads the answer; anything else is not echoed
-ANSWERED_UNKNOWN, SILENT_UNKNOWN = "unknown-address", "unknown-address-silent"
+ANSWERED_UNKNOWN = "unknown-address"
 
 
 @dataclass
@@ -115,7 +119,10 @@ def receive(raw: bytes, recipients: list[str] | None = None) -> Outcome:
     found = our_address((recipients or []) + msg.get_all("Delivered-To", []) + msg.get_all("X-Original-To", [])
                         + msg.get_all("To", []) + msg.get_all("Cc", []))
     token = None
-    if found:
+    if found and found[1] == "confirm":
+        if _once(lambda: db.session.get(MailConfirmation, hash_secret(found[2]))) is not None:
+            return _once(lambda: answer_confirmation(msg, message_id, hash_secret(found[2]), moment))
+    elif found:
         token = _once(lambda: db.session.get(MailToken, hash_secret(found[2])))
     if token is None:
         address = found[0] if found else (recipients or ["(no address of ours)"])[0]
@@ -125,8 +132,46 @@ def receive(raw: bytes, recipients: list[str] | None = None) -> Outcome:
     if token.purpose == "unsubscribe":
         _once(lambda: unsubscribe(token.email, message_id, moment))
         return Outcome("unsubscribed", f"{token.email} gets no more digests")
-    return play_reply(msg, message_id, sender, token.game_id, token.seat, token.version, moment,
-                      token.event_seq)
+    if confirm.first_word(strip_reply(text_of(msg))) == "stop":
+        return _once(lambda: stop_seat_address(token.game_id, token.seat, message_id, moment))
+    return play_reply(msg, message_id, token.game_id, token.seat, token.version, moment, token.event_seq)
+
+
+def stop_seat_address(game_id: str, seat: int, message_id: str, moment) -> Outcome:
+    """`stop` in a reply to a game mail: the seat's address never gets mail from us again (a reply
+    secret reached only that address, so the reply speaks for its owner). Good even when stale."""
+    contact = contact_of(game_id, seat)
+    if contact is not None and contact.email:
+        confirm.stop(contact.email, moment)
+    dispatch.record_inbound(message_id, game_id, "stopped", moment)
+    return Outcome("stopped", "the address gets no more mail from this service", game_id)
+
+
+def answer_confirmation(msg: EmailMessage, message_id: str, token_hash: str, moment) -> Outcome:
+    """A reply to a confirmation mail: its first word `confirm` or `stop` (or a one-word Subject,
+    as a List-Unsubscribe mailto sends). Possessing the secret is what counts, not the From. A
+    confirmed seat is greeted with where its game stands; nothing else is ever answered."""
+    subject = subject_text(msg.get("Subject") or "")
+    word = confirm.first_word(strip_reply(text_of(msg))) or (
+        confirm.first_word(subject) if len(subject.split()) == 1 else "")
+    confirmed = confirm.answer(token_hash, word, moment)
+    dispatch.record_inbound(message_id, None, f"confirmation: {word or 'no word'}"[:40], moment)
+    if confirmed is not None and confirmed.game_id is not None:
+        greet_confirmed(confirmed.game_id, confirmed.seat, confirmed.address, moment)
+    if word == "stop":
+        return Outcome("stopped", "the address gets no more mail from this service")
+    return Outcome("confirmed" if confirmed is not None else "ignored",
+                   "the address is confirmed" if confirmed is not None else "no confirm or stop found")
+
+
+def greet_confirmed(game_id: str, seat: int, address: str, moment) -> None:
+    """The seat that asked for the address now confirmed hears where its game stands."""
+    game = store.lock_game(game_id)
+    contact = contact_of(game_id, seat) if game is not None else None
+    match = store.load_match(game) if contact is not None else None
+    if match is None or match.is_over or normalised(contact.email or "") != address:
+        return
+    dispatch.greet(game, match, seat, contact, moment, mail=True, webhook=False)
 
 
 def answer_unknown(message_id: str, sender: str, moment) -> bool:
@@ -136,10 +181,11 @@ def answer_unknown(message_id: str, sender: str, moment) -> bool:
     sender = sender.lower()[:254]
     answer = bool(sender) and is_known_player(sender) and \
         answers_to(sender, moment - timedelta(hours=1)) < setting("UNKNOWN_ANSWERS_PER_HOUR")
-    dispatch.record_inbound(message_id, None, ANSWERED_UNKNOWN if answer else SILENT_UNKNOWN, moment,
-                            sender=sender or None)
     if not answer:
+        # Not recorded at all: junk from strangers (or beyond a player's hourly answers) adds no
+        # row, however much of it comes. Only the answers, capped per sender, are kept.
         return False
+    dispatch.record_inbound(message_id, None, ANSWERED_UNKNOWN, moment, sender=sender)
     reply_id = message.new_message_id(None, None, "unknown")
     mail = message.build(to=sender, subject=compose.UNKNOWN_ADDRESS_SUBJECT, text=compose.unknown_address_body(),
                          message_id=reply_id, moment=moment,
@@ -149,8 +195,8 @@ def answer_unknown(message_id: str, sender: str, moment) -> bool:
 
 
 def is_known_player(address: str) -> bool:
-    return db.session.scalar(select(Contact.game_id).where(func.lower(Contact.email) == address)
-                             .limit(1)) is not None
+    """A player's address its owner confirmed (and did not stop): the only kind ever answered."""
+    return confirm.may_mail(address)
 
 
 def answers_to(sender: str, since) -> int:
@@ -189,13 +235,12 @@ def moved_since(game, version: int, event_seq: int | None) -> bool:
     return dispatch.last_seq(game.id) != event_seq
 
 
-def play_reply(msg: EmailMessage, message_id: str, sender: str, game_id: str, seat: int, version: int,
+def play_reply(msg: EmailMessage, message_id: str, game_id: str, seat: int, version: int,
                moment, event_seq: int | None = None) -> Outcome:
     """Play a reply's commands in order, in one transaction under the game's lock. A command the
     rules refuse is undone alone (a savepoint) and ends the reply: what came before it stays
     played, and the answer says why. If the process dies midway, nothing of the reply is kept,
     so the mail server's retry plays it whole (its secret is still good: no move was recorded)."""
-    from .. import store
     played: list[str] = []
     command, since = None, 0
     try:
@@ -214,7 +259,7 @@ def play_reply(msg: EmailMessage, message_id: str, sender: str, game_id: str, se
                 with db.session.begin_nested():  # a refused command undoes itself, and only itself
                     action = resolve(command, store.started_match(game).view(seat))
                     context = dispatch.reply_context.set(dispatch.MailReply(
-                        seat, played + [str(command)], message_id, sender, since) if last else None)
+                        seat, played + [str(command)], message_id, since) if last else None)
                     try:
                         store.play(game, seat, action)
                     finally:
@@ -223,7 +268,7 @@ def play_reply(msg: EmailMessage, message_id: str, sender: str, game_id: str, se
         except (CommandError, IllegalAction, Problem, Stale) as exc:
             detail = getattr(exc, "message", None) or getattr(exc, "detail", None) or str(exc)
             problem = detail if isinstance(exc, (Stale, CommandError)) else f"{command}: {detail}"
-            answer_failure(game_id, seat, played, problem, message_id, sender, since, moment)
+            answer_failure(game_id, seat, played, problem, message_id, since, moment)
             db.session.commit()  # the commands played before the failure, and the answer
             status = "stale" if isinstance(exc, Stale) else "failed"
             log.info("inbound %s for %s seat %s: %s (%s)", message_id, game_id, seat, status, problem)
@@ -235,14 +280,12 @@ def play_reply(msg: EmailMessage, message_id: str, sender: str, game_id: str, se
     return Outcome("played", "; ".join(played), game_id)
 
 
-def answer_failure(game_id: str, seat: int, played: list[str], problem: str, message_id: str, sender: str,
+def answer_failure(game_id: str, seat: int, played: list[str], problem: str, message_id: str,
                    since: int, moment) -> None:
-    from ..models import Game
-    from ..store import load_match
     game = db.session.get(Game, game_id)
-    match = load_match(game) if game else None
+    match = store.load_match(game) if game else None
     if match is None:
         dispatch.record_inbound(message_id, game_id, "failed", moment)
         return
-    reply = dispatch.MailReply(seat, played, message_id, sender, since, failure=problem)
-    dispatch.write_answer(game, match, seat, reply, moment)
+    reply = dispatch.MailReply(seat, played, message_id, since, failure=problem)
+    dispatch.write_answer(game, match, seat, reply, moment, dispatch.confirmed_email(game_id, seat))

@@ -3,13 +3,58 @@ from __future__ import annotations
 
 import email.policy
 import email.utils
+import re
 import secrets
 from datetime import datetime
 from email.message import EmailMessage
 
 from .settings import setting
 
-SMTP_POLICY = email.policy.SMTP
+
+class HeaderInjection(ValueError):
+    """A header whose value (once the email package decoded it) would carry a line break or
+    another control character: refused, the mail is not built."""
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")  # tab is folding whitespace; the rest never belongs
+_CONTINUATION = re.compile(r"\r\n(?![ \t])")  # a line break not followed by folding whitespace
+
+
+class HeaderSafePolicy(email.policy.EmailPolicy):
+    """policy.SMTP, refusing what it would otherwise write. The email package decodes RFC 2047
+    encoded words in a value it is given as text (`=?l1?q?=0A...?=` becomes a linefeed) and, on
+    Python before 3.11.10 (no verify_generated_headers), writes the decoded linefeed raw. So every
+    value is checked after parsing, and every folded header before it is written."""
+
+    def header_store_parse(self, name, value):
+        name, header = super().header_store_parse(name, value)
+        if _CONTROL.search(str(header)):
+            raise HeaderInjection(f"the {name} header would carry a control character: {str(header)!r}")
+        return name, header
+
+    def fold(self, name, value):
+        return self._checked(name, super().fold(name, value))
+
+    def fold_binary(self, name, value):
+        folded = super().fold_binary(name, value)
+        self._checked(name, folded.decode("ascii", "replace"))
+        return folded
+
+    def _checked(self, name, folded: str) -> str:
+        body = folded[:-len(self.linesep)] if folded.endswith(self.linesep) else folded
+        if "\n" in body.replace("\r\n", "") or "\r" in body.replace("\r\n", "") or _CONTINUATION.search(body):
+            raise HeaderInjection(f"the {name} header would not stay one header: {folded!r}")
+        return folded
+
+
+# CRLF line ends, and any defect found while building is an error rather than a repaired mail.
+SMTP_POLICY = HeaderSafePolicy(linesep="\r\n", raise_on_defect=True)
+_MESSAGE_ID = re.compile(r"^<[!-;=?-~]{1,200}@[!-;=?-~]{1,200}>$")  # printable ASCII, no < > or spaces
+
+
+def message_id_or_none(text: str | None) -> str | None:
+    """A Message-ID taken from inbound mail, echoed in In-Reply-To only if it is one."""
+    return text if text and _MESSAGE_ID.match(text) and "=?" not in text else None
 
 
 def domain() -> str:
@@ -35,7 +80,7 @@ def address(local: str, secret: str) -> str:
 def build(*, to: str, subject: str, text: str, message_id: str, moment: datetime,
           reply_to: str | None = None, game_id: str | None = None, seat: int | None = None,
           version: int | None = None, in_reply_to: str | None = None, unsubscribe: str | None = None,
-          auto: str = "auto-generated") -> EmailMessage:
+          auto: str = "auto-generated", unsubscribe_subject: str = "unsubscribe") -> EmailMessage:
     message = EmailMessage(policy=SMTP_POLICY)
     message["From"] = setting("MAIL_FROM")
     message["To"] = to
@@ -46,6 +91,7 @@ def build(*, to: str, subject: str, text: str, message_id: str, moment: datetime
         message["Reply-To"] = reply_to
     # Threading: every mail about one game to one seat refers to that thread's fixed root;
     # an answer also refers to the reply it answers.
+    in_reply_to = message_id_or_none(in_reply_to)
     references = ([thread_root(game_id, seat)] if game_id is not None and seat is not None else []) + \
         ([in_reply_to] if in_reply_to else [])
     if references:
@@ -57,7 +103,7 @@ def build(*, to: str, subject: str, text: str, message_id: str, moment: datetime
     if version is not None:
         message["X-Gin-Version"] = str(version)
     if unsubscribe:
-        message["List-Unsubscribe"] = f"<mailto:{unsubscribe}?subject=unsubscribe>"
+        message["List-Unsubscribe"] = f"<mailto:{unsubscribe}?subject={unsubscribe_subject}>"
     # Tells vacation responders not to answer (and our own inbound side ignores such answers).
     message["Auto-Submitted"] = auto
     message.set_content(text, cte="7bit" if text.isascii() else "quoted-printable")

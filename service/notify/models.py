@@ -130,3 +130,6 @@ class Vacation(db.Model):
     ends_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
 
     __table_args__ = (Index("ix_vacations_game_id_seat", "game_id", "seat"),)
+
+
+from .consent import MailAddress, MailConfirmation  # noqa: E402,F401  (the consent tables, same metadata)

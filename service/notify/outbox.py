@@ -14,6 +14,12 @@ A batch may take longer than one lease, so right before each delivery the worker
 row's lease, again as a compare-and-set on its own claim (`renew`): a row another worker took over
 meanwhile is skipped, not sent a second time. One delivery then has a whole lease to itself, and
 its network timeouts are capped (`within_lease`) so that it ends well within it.
+
+A batch holds at most `max_webhooks` webhook rows (the worker's webhook threads), the rest mail,
+so a batch of webhooks to receivers that never answer lasts one webhook timeout at most. And a seat
+has at most WEBHOOK_MAX_PENDING_PER_SEAT webhook calls waiting: queuing one more gives up the
+oldest (each call carries the seat's whole view, so the newest says all a receiver needs), which
+bounds what a seat pointing at a receiver that never answers can cost.
 """
 from __future__ import annotations
 
@@ -39,12 +45,34 @@ def enqueue(channel: str, kind: str, recipient: str, payload: str, message_id: s
             moment: datetime | None = None) -> OutboxMessage:
     """Add a row to the caller's transaction; it is delivered only if that transaction commits."""
     moment = moment or now()
+    if channel == "webhook" and game_id is not None and seat is not None:
+        _give_up_oldest_webhooks(game_id, seat, moment)
     row = OutboxMessage(channel=channel, kind=kind, recipient=recipient, payload=payload,
                         message_id=message_id, game_id=game_id, seat=seat, version=version,
                         status=PENDING, attempts=0, next_attempt_at=moment, created_at=moment)
     db.session.add(row)
     wakeup.outbox_changed()  # the workers wake when this commits
     return row
+
+
+def _give_up_oldest_webhooks(game_id: str, seat: int, moment: datetime) -> None:
+    """Keep at most WEBHOOK_MAX_PENDING_PER_SEAT - 1 of the seat's waiting webhook calls (the
+    newest), so the one being queued makes the cap. Calls claimed by a worker are left alone."""
+    keep = max(setting("WEBHOOK_MAX_PENDING_PER_SEAT") - 1, 0)
+    oldest = (select(OutboxMessage.id)
+              .where(OutboxMessage.game_id == game_id, OutboxMessage.seat == seat,
+                     OutboxMessage.channel == "webhook", OutboxMessage.status == PENDING, _free(moment))
+              .order_by(OutboxMessage.id.desc()).offset(keep))
+    db.session.execute(
+        update(OutboxMessage).where(OutboxMessage.id.in_(oldest))
+        .values(status=DEAD, last_error=f"given up: more than {keep + 1} webhook calls were waiting "
+                                        "for this seat, and newer ones carry its latest state")
+        .execution_options(synchronize_session=False))
+
+
+def _free(moment: datetime):
+    """Not claimed, or the claim's lease has run out."""
+    return or_(OutboxMessage.claimed_until.is_(None), OutboxMessage.claimed_until < moment)
 
 
 @dataclass(frozen=True)
@@ -62,16 +90,23 @@ class Claimed:
     attempts: int
 
 
-def claim(worker: str, limit: int) -> list[Claimed]:
+def claim(worker: str, limit: int, max_webhooks: int | None = None) -> list[Claimed]:
+    """Claim up to `limit` due rows, of which at most `max_webhooks` webhook calls (no such
+    bound when None), oldest due first."""
     moment = now()
     lease_end = moment + timedelta(seconds=setting("NOTIFY_LEASE_SECONDS"))
-    free = or_(OutboxMessage.claimed_until.is_(None), OutboxMessage.claimed_until < moment)
+    free = _free(moment)
+    due = (select(OutboxMessage).where(OutboxMessage.status == PENDING, OutboxMessage.next_attempt_at <= moment, free)
+           .order_by(OutboxMessage.next_attempt_at, OutboxMessage.id).with_for_update(skip_locked=True))
     try:
-        candidates = db.session.scalars(
-            select(OutboxMessage).where(OutboxMessage.status == PENDING,
-                                        OutboxMessage.next_attempt_at <= moment, free)
-            .order_by(OutboxMessage.next_attempt_at, OutboxMessage.id).limit(limit)
-            .with_for_update(skip_locked=True)).all()
+        if max_webhooks is None:
+            candidates = db.session.scalars(due.limit(limit)).all()
+        else:
+            hooks = db.session.scalars(due.where(OutboxMessage.channel == "webhook")
+                                       .limit(min(limit, max_webhooks))).all() if max_webhooks > 0 else []
+            others = db.session.scalars(due.where(OutboxMessage.channel != "webhook")
+                                        .limit(limit - len(hooks))).all() if len(hooks) < limit else []
+            candidates = sorted([*hooks, *others], key=lambda row: (row.next_attempt_at, row.id))
         claimed = []
         for row in candidates:
             taken = db.session.execute(
@@ -139,11 +174,25 @@ def backoff(attempts: int) -> timedelta:
     return timedelta(seconds=delay * (1 + random.random() / 10))
 
 
-def mark_failed(row: Claimed, worker: str, error: str, permanent: bool = False) -> bool:
+def mark_failed(row: Claimed, worker: str, error: str, permanent: bool = False,
+                not_before: datetime | None = None) -> bool:
+    """Schedule the row's next attempt after its backoff (and not before `not_before`), or mark
+    it dead when `permanent` or out of attempts. A postponed row counts an attempt too, so every
+    row is settled within NOTIFY_MAX_ATTEMPTS turns (about a day)."""
     attempts = row.attempts + 1
     dead = permanent or attempts >= setting("NOTIFY_MAX_ATTEMPTS")
+    error = printable(error)
     if dead:
         log.error("outbox %s (%s to %s) given up after %d attempt(s): %s", row.id, row.channel,
-                  row.recipient, attempts, error)
+                  printable(row.recipient), attempts, error)
+    next_attempt = now() + backoff(attempts)
+    if not_before is not None:
+        next_attempt = max(next_attempt, not_before)
     return _finish(row, worker, status=DEAD if dead else PENDING, last_error=error[:500],
-                   next_attempt_at=now() + backoff(attempts))
+                   next_attempt_at=next_attempt)
+
+
+def printable(text: str) -> str:
+    """`text` with control characters escaped: an error may quote what a player set (a NUL
+    byte cannot even be stored in PostgreSQL), and the mark must not fail because of it."""
+    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)

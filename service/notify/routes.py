@@ -35,10 +35,12 @@ def get_contact(game_id):
 @settings.doc(security=BEARER)
 @settings.arguments(ContactSchema, example=CONTACT_EXAMPLE)
 @settings.response(200, ContactOutSchema)
-@problems(settings, "malformed-json", "invalid-token", "unsupported-media-type", "validation-error")
+@problems(settings, "malformed-json", "invalid-token", "unsupported-media-type", "validation-error",
+          "too-many-confirmations")
 def patch_contact(fields, game_id):
     """Change your seat's contact settings: only the fields sent change; null clears one. Setting
-    webhook_url answers with a new signing secret, shown this once."""
+    webhook_url answers with a new signing secret, shown this once. A new email gets only a
+    confirmation mail until its owner replies `confirm` to it (see email_status)."""
     with store.transaction():
         game, seat = store.lock_seat(game_id, bearer_token())
         return contacts.apply(game, store.load_match(game), seat, fields, deadlines.now())

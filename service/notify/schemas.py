@@ -2,22 +2,43 @@
 Imports no models (service/schemas.py imports this module)."""
 from __future__ import annotations
 
+import re
+
 import marshmallow as ma
 from marshmallow import fields as f
 from marshmallow import validate as v
 
 from .codes import MAIL_MODES
 
+# RFC 2047 encoded words (`=?charset?q?...?=`): the email package decodes them in any header value
+# it is given as text, so `=?l1?q?=0A?=` turns into a linefeed there. No user text that can reach a
+# mail header (names, addresses) may hold one. Plain functions, not Regexp validators: the spec
+# keeps one readable pattern per field.
+_ENCODED_WORD = re.compile(r"=\?.*\?=", re.S)
+_CONTROLS = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def no_encoded_word(text: str) -> None:
+    if _ENCODED_WORD.search(text):
+        raise ma.ValidationError("may not hold an RFC 2047 encoded word (=?...?=)")
+
+
+def no_controls(text: str) -> None:
+    """C0 controls and DEL (NUL among them: PostgreSQL refuses it in text) are never part of an
+    address or a URL; refused here, before anything reaches the database."""
+    if _CONTROLS.search(text):
+        raise ma.ValidationError("may not hold control characters")
+
 
 class ContactFields(ma.Schema):
     """The optional contact fields, also accepted when creating or joining a game."""
 
-    email = f.String(allow_none=True, validate=v.Length(max=254), metadata={
+    email = f.String(allow_none=True, validate=[v.Length(max=254), no_controls, no_encoded_word], metadata={
         "description": "Where turn mails (or the daily digest) go; null clears it", "example": "ann@example.org"})
     mail_mode = f.String(validate=v.OneOf(MAIL_MODES), metadata={
         "description": "turn: a mail whenever it is your turn, and when a hand or the match ends; "
                        "digest: one mail a day (and the match's end); off: no mail", "example": "turn"})
-    webhook_url = f.String(allow_none=True, validate=v.Length(max=2000), metadata={
+    webhook_url = f.String(allow_none=True, validate=[v.Length(max=2000), no_controls], metadata={
         "description": "An http(s) URL to POST signed events to (Standard Webhooks); null clears it"})
 
 
@@ -28,6 +49,10 @@ class ContactSchema(ContactFields):
 
 class ContactOutSchema(ma.Schema):
     email = f.String(allow_none=True)
+    email_status = f.String(allow_none=True, validate=v.OneOf(("unconfirmed", "confirmed", "stopped")), metadata={
+        "description": "unconfirmed: only a confirmation mail is sent until its owner replies `confirm`; "
+                       "confirmed: game mail goes to it; stopped: its owner replied `stop`, nothing is ever "
+                       "sent to it again; null when no email is set"})
     mail_mode = f.String()
     webhook_url = f.String(allow_none=True)
     webhook_secret = f.String(metadata={

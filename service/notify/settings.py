@@ -16,7 +16,16 @@ DEFAULTS = {
     "SMTP_PASSWORD": None,
     "SMTP_STARTTLS": False,
     "SMTP_TIMEOUT": 30.0,
-    "WEBHOOK_TIMEOUT": 10.0,
+    "WEBHOOK_TIMEOUT": 10.0,  # seconds for a whole webhook call: resolving, connecting, sending, the answer
+    "WEBHOOK_CONNECT_TIMEOUT": 3.0,  # of which making the connection
+    # Webhook calls at once per worker (threads); also the most webhook rows one batch claims.
+    "WEBHOOK_CONCURRENCY": 8,
+    # After this many consecutive failed calls to one host:port (timeouts, refused, 5xx, 429), its
+    # rows are postponed without a call for a cool-down, doubling while it keeps failing.
+    "WEBHOOK_BREAKER_FAILURES": 3,
+    "WEBHOOK_BREAKER_COOLDOWN_SECONDS": 60.0,
+    # Pending webhook calls kept per seat: queuing one more gives up the oldest waiting one.
+    "WEBHOOK_MAX_PENDING_PER_SEAT": 20,
     # Webhook URLs resolving to loopback/private addresses are refused unless this is on
     # (a seat must not make the worker call the operator's own internal services).
     "WEBHOOK_ALLOW_PRIVATE": False,
@@ -31,12 +40,20 @@ DEFAULTS = {
     "NOTIFY_KEEP_DAYS": 14.0,  # sent outbox rows are kept this long, reply secrets twice as long
     # Mail to an unknown reply address is answered only to a known player, at most this often an hour.
     "UNKNOWN_ANSWERS_PER_HOUR": 3,
+    # Confirmation mails (the only mail an address gets before its owner confirmed it), at most:
+    "CONFIRM_MAILS_PER_GAME": 6,  # over a game's life, both seats together
+    "CONFIRM_MAILS_PER_ADDRESS": 3,  # to one address a day
+    "CONFIRM_MAILS_PER_CLIENT": 20,  # asked by one client address (the HTTP peer) a day
 }
 _TYPES = {"SMTP_PORT": int, "SMTP_STARTTLS": bool, "SMTP_TIMEOUT": float, "WEBHOOK_TIMEOUT": float,
           "WEBHOOK_ALLOW_PRIVATE": bool, "NOTIFY_RETRY_BASE_SECONDS": float,
           "NOTIFY_RETRY_MAX_SECONDS": float, "NOTIFY_MAX_ATTEMPTS": int, "NOTIFY_LEASE_SECONDS": float,
           "NOTIFY_BATCH": int, "DIGEST_HOURS": float, "VACATION_DAYS_PER_GAME": int,
-          "NOTIFY_KEEP_DAYS": float, "UNKNOWN_ANSWERS_PER_HOUR": int}
+          "NOTIFY_KEEP_DAYS": float, "UNKNOWN_ANSWERS_PER_HOUR": int, "CONFIRM_MAILS_PER_GAME": int,
+          "CONFIRM_MAILS_PER_ADDRESS": int, "CONFIRM_MAILS_PER_CLIENT": int}
+
+_TYPES.update({"WEBHOOK_CONNECT_TIMEOUT": float, "WEBHOOK_CONCURRENCY": int, "WEBHOOK_BREAKER_FAILURES": int,
+               "WEBHOOK_BREAKER_COOLDOWN_SECONDS": float, "WEBHOOK_MAX_PENDING_PER_SEAT": int})
 
 
 def setting(name: str):

@@ -14,8 +14,12 @@ from sqlalchemy import delete, select, update
 
 from .. import deadlines
 from ..extensions import db
+from ..models import Game
+from ..store import load_match
 from ..tokens import hash_secret
-from . import compose, dispatch, message, outbox
+from . import compose, confirm, dispatch, message, outbox
+from .consent import MailConfirmation
+from .contacts import contact_of
 from .models import Contact, GameClock, InboundMail, MailToken, OutboxMessage
 from .settings import setting
 
@@ -42,15 +46,12 @@ def _take_clock(clock: GameClock, flag: str) -> bool:
 
 
 def _notify_clock(clock: GameClock, seat: int, kind: str, moment: datetime) -> None:
-    from ..models import Game
-    from ..store import load_match
-    from .contacts import contact_of
     game = db.session.get(Game, clock.game_id)
     match = load_match(game) if game else None
     if match is None or match.is_over:
         return
     contact = contact_of(game.id, seat)
-    if contact and contact.email and contact.mail_mode != "off":
+    if contact and contact.mail_mode != "off" and confirm.may_mail(contact.email):
         dispatch.write_mail(game, match, seat, contact.email, kind, moment)
     if contact and contact.webhook_url:
         dispatch.write_webhook(game, match, seat, dispatch.WEBHOOK_TYPES[kind], moment)
@@ -102,8 +103,14 @@ def sweep_digests(moment: datetime | None = None) -> int:
 
 
 def write_digest(to: str, contacts: list[Contact], moment: datetime) -> int:
-    from ..models import Game
-    from ..store import load_match
+    if not confirm.may_mail(to):
+        return 0
+    with dispatch.composing("mail", "digest", to, moment):
+        return _write_digest(to, contacts, moment)
+    return 0  # not composed: a dead row says why
+
+
+def _write_digest(to: str, contacts: list[Contact], moment: datetime) -> int:
     scenes = []
     for contact in contacts:
         game = db.session.get(Game, contact.game_id)
@@ -138,5 +145,7 @@ def sweep_old_rows(moment: datetime | None = None) -> int:
             OutboxMessage.status != outbox.PENDING, OutboxMessage.created_at < moment - keep)).rowcount
         removed += db.session.execute(delete(MailToken).where(MailToken.created_at < moment - 2 * keep)).rowcount
         removed += db.session.execute(delete(InboundMail).where(InboundMail.received_at < moment - 2 * keep)).rowcount
+        removed += db.session.execute(delete(MailConfirmation).where(
+            MailConfirmation.created_at < moment - 2 * keep)).rowcount
         return removed
     return _transaction(work)

@@ -22,7 +22,7 @@ import pytest
 
 from service.tokens import hash_secret
 from tests.api.helpers import cards_in, choose, secret_cards
-from tests.notify.conftest import MailServer, Receiver, deliver, reply, text
+from tests.notify.conftest import MailServer, Receiver, confirm_addresses, deliver, reply, text
 
 from ..conftest import ROOT, free_port, stop_gunicorn
 from .support import LONG, scaled
@@ -91,6 +91,7 @@ class Table:
         self.client, self.app, self.scan, self.mails = client, app, scan, mails
         self.emails = {0: f"ann{number}@example.org", 1: f"bob{number}@example.org"}
         self.seen_mails = len(mails.catcher.messages)  # earlier matches' mail is not ours
+        confirm_addresses(app, *self.emails.values())  # their owners confirmed them (test_confirmation.py)
         created = self.http("create", "POST", "/games", {"name": "Ann", "rules": {"target": TARGET},
                                                          "email": self.emails[0]})
         self.id, tokens = created["game_id"], {0: created["token"]}

@@ -64,15 +64,18 @@ class Catcher:
 
 
 class MailServer:
-    """A real SMTP server (aiosmtpd) on a fixed loopback port, switchable off and on."""
+    """A real SMTP server (aiosmtpd) on a fixed loopback port, switchable off and on. It offers
+    SMTPUTF8 (aiosmtpd's controller does by default) unless `smtputf8` is False."""
 
-    def __init__(self):
+    def __init__(self, smtputf8: bool = True):
         self.port = free_port()
         self.catcher = Catcher()
         self.controller = None
+        self.smtputf8 = smtputf8
 
     def start(self) -> None:
-        self.controller = Controller(self.catcher, hostname="127.0.0.1", port=self.port)
+        self.controller = Controller(self.catcher, hostname="127.0.0.1", port=self.port,
+                                     enable_SMTPUTF8=self.smtputf8)
         self.controller.start()
 
     def stop(self) -> None:
@@ -190,8 +193,24 @@ def auth(token: str) -> dict:
     return {"Authorization": f"Bearer {token}"}
 
 
-def start_game(client, rules=None, move_time_hours=72, contact0=None, contact1=None) -> dict:
-    """A started game with contacts: {"id", "tokens", "created", "joined"}."""
+def confirm_addresses(app, *addresses: str) -> None:
+    """Addresses whose owners confirmed them already (as in an earlier game): game mail goes to
+    them at once. tests/notify/test_confirmation.py goes through the confirmation itself."""
+    from service.extensions import db
+    from service.notify.consent import MailAddress
+    with app.app_context():
+        for address in {a.lower() for a in addresses if a}:
+            if db.session.get(MailAddress, address) is None:
+                db.session.add(MailAddress(address=address, confirmed_at=START))
+        db.session.commit()
+
+
+def start_game(client, rules=None, move_time_hours=72, contact0=None, contact1=None,
+               confirmed: bool = True) -> dict:
+    """A started game with contacts: {"id", "tokens", "created", "joined"}. Their email
+    addresses count as confirmed by their owners unless `confirmed` is False."""
+    if confirmed:
+        confirm_addresses(client.application, *(c.get("email") for c in (contact0 or {}, contact1 or {})))
     body = {"name": "Ann", "rules": rules or {"preset": "standard"}, "move_time_hours": move_time_hours,
             **(contact0 or {})}
     created = client.post("/games", json=body)
@@ -278,3 +297,89 @@ def wait_for(predicate, timeout: float = 10.0):
 
 def payload(request: dict) -> dict:
     return json.loads(request["body"])
+
+
+class Tarpit:
+    """A webhook receiver that accepts connections and never answers (until `release()`), or,
+    with `drip`, answers a 200 one byte every `drip` seconds: no single wait is long, the whole
+    answer takes long. Counts the connections it holds."""
+
+    ANSWER = b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\nX-Padding: " + b"." * 40 + b"\r\n\r\n"
+
+    def __init__(self, drip: float | None = None):
+        import socket
+        self.drip = drip
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.held: list = []
+        self.released = threading.Event()
+        self.lock = threading.Lock()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/hook"
+
+    def _accept(self) -> None:
+        while not self.released.is_set():
+            try:
+                connection, _ = self.listener.accept()
+            except OSError:
+                return
+            with self.lock:
+                self.held.append(connection)
+            if self.drip is not None:
+                threading.Thread(target=self._trickle, args=(connection,), daemon=True).start()
+
+    def _trickle(self, connection) -> None:
+        for byte in self.ANSWER:
+            if self.released.wait(self.drip):
+                return
+            try:
+                connection.sendall(bytes([byte]))
+            except OSError:
+                return
+
+    def holding(self) -> int:
+        with self.lock:
+            return len(self.held)
+
+    def release(self) -> None:
+        self.released.set()
+        self.listener.close()
+        with self.lock:
+            for connection in self.held:
+                connection.close()
+
+
+@pytest.fixture
+def tarpits():
+    """make(drip=None) -> a Tarpit; all released at the end."""
+    made = []
+
+    def make(drip: float | None = None) -> Tarpit:
+        made.append(Tarpit(drip))
+        return made[-1]
+    yield make
+    for tarpit in made:
+        tarpit.release()
+
+
+@pytest.fixture
+def configure(notify_app):
+    """configure(NAME=value, ...): app settings for this test only, put back afterwards."""
+    saved = {}
+
+    def change(**values):
+        for name in values:
+            saved.setdefault(name, notify_app.config.get(name, _MISSING))
+        notify_app.config.update(values)
+    yield change
+    for name, value in saved.items():
+        if value is _MISSING:
+            notify_app.config.pop(name, None)
+        else:
+            notify_app.config[name] = value
+
+
+_MISSING = object()

@@ -29,7 +29,7 @@ def test_one_digest_a_day_over_all_games_then_unsubscribe(nclient, notify_app, m
     for game in games:
         seen = view(nclient, game, 0)
         assert f"[Gin {game['id'][:8]}] Ann v Bob" in body
-        assert f"Game: http://gin.test/games/{game['id']}  (version {seen['version']})" in body
+        assert f"Play in your browser: http://gin.test/play/{game['id']}#link=" in body
     addresses = re.findall(rf"Replies go to (play\+\S+@{DOMAIN});", body)
     assert len(set(addresses)) == 2  # one reply address per game
     assert f"send a mail to {unsubscribe}" in body

@@ -6,7 +6,7 @@ import re
 from service.tokens import hash_secret
 from tests.api.helpers import cards_in, choose, secret_cards, stored_game
 
-from .conftest import (DOMAIN, act, auth, deliver, outbox_rows, reply_address, start_game, text,
+from .conftest import (DOMAIN, act, auth, confirm_addresses, deliver, outbox_rows, reply_address, start_game, text,
                        view)
 
 ANN, BOB = "ann@example.org", "bob@example.org"
@@ -42,7 +42,7 @@ def test_turn_mail_shows_the_hand_pile_stock_scores_deadline_and_commands(nclien
     assert "Score: " in body and "(target 100)" in body
     assert "Deadline for your move: 2030-01-04 12:00 UTC (in 3 days 0 h)." in body
     assert f"take            take the upcard {seen['discard_pile'][-1]}" in body and "\n  pass\n" in body
-    assert f"Game: http://gin.test/games/{game['id']}" in body
+    assert f"Play in your browser: http://gin.test/play/{game['id']}#link=" in body
     # The other seat heard that the game started, with no commands to reply with but resign.
     [other] = mail_server.catcher.to(EMAILS[1 - seat])
     assert "Waiting for" in other["Subject"] and "take " not in text(other)
@@ -119,6 +119,7 @@ def test_contact_settings_validate_greet_and_show_the_secret_once(nclient, notif
     assert nclient.patch(url, json={"email": ANN}, headers=auth("wrong")).status_code == 401
     assert outbox_rows(notify_app) == []
 
+    confirm_addresses(notify_app, ANN)  # its owner confirmed it in an earlier game
     response = nclient.patch(url, json={"email": ANN, "webhook_url": receiver.url},
                              headers=auth(game["tokens"][seat]))
     assert response.status_code == 200
@@ -126,7 +127,7 @@ def test_contact_settings_validate_greet_and_show_the_secret_once(nclient, notif
     assert answer["email"] == ANN and answer["mail_mode"] == "turn"
     assert answer["webhook_secret"].startswith("whsec_")
     shown = nclient.get(url, headers=auth(game["tokens"][seat])).get_json()
-    assert shown == {"email": ANN, "mail_mode": "turn", "webhook_url": receiver.url}
+    assert shown == {"email": ANN, "email_status": "confirmed", "mail_mode": "turn", "webhook_url": receiver.url}
     # It is this seat's turn: the new address gets the turn mail now, the hook a turn.started.
     deliver(notify_app)
     [mail] = mail_server.catcher.to(ANN)
@@ -135,7 +136,8 @@ def test_contact_settings_validate_greet_and_show_the_secret_once(nclient, notif
     assert '"type":"turn.started"' in call["body"]
 
     response = nclient.patch(url, json={"mail_mode": "off", "webhook_url": None}, headers=auth(game["tokens"][seat]))
-    assert response.get_json() == {"email": ANN, "mail_mode": "off", "webhook_url": None}
+    assert response.get_json() == {"email": ANN, "email_status": "confirmed", "mail_mode": "off",
+                                   "webhook_url": None}
     assert act(nclient, game, seat, {"type": "pass"}).status_code == 200
     deliver(notify_app)
     assert len(mail_server.catcher.to(ANN)) == 1 and len(receiver.delivered()) == 1

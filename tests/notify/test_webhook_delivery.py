@@ -45,6 +45,51 @@ def test_the_receiver_gets_the_urls_host_path_query_and_a_valid_signature(receiv
     assert webhooks.post(url, secret, "msg_1", body, now, timeout=5, allow_private=True) == 204
     [delivered] = receiver.delivered()
     hosts = [value for name, value in delivered["header_list"] if name.lower() == "host"]
-    assert hosts == [f"localhost:{receiver.port}"]  # the URL's host, once: urllib3 added none of its own
+    assert hosts == [f"localhost:{receiver.port}"]  # the URL's host, once: http.client added none of its own
     assert delivered["path"] == "/hook/seat?game=abc"
     assert webhooks.verify(secret, delivered["headers"], delivered["body"], now)
+
+
+@pytest.fixture
+def tls_receiver(tmp_path):
+    """A real HTTPS receiver on loopback with a certificate for "localhost" only, and that
+    certificate as the only trusted authority (openssl makes it)."""
+    import http.server
+    import shutil
+    import ssl
+    import subprocess
+    import threading
+    if shutil.which("openssl") is None:
+        pytest.skip("needs the openssl command to make a certificate")
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out",
+                    str(cert), "-days", "1", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost"],
+                   check=True, capture_output=True)
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_POST(self):
+            self.rfile.read(int(self.headers["content-length"]))
+            self.send_response(204)
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    server.socket = context.wrap_socket(server.socket, server_side=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield server.server_address[1], str(cert)
+    server.shutdown()
+    server.server_close()
+
+
+def test_tls_certificates_are_verified_against_the_urls_host_name(tls_receiver, monkeypatch):
+    port, cert = tls_receiver
+    secret = webhooks.new_secret()
+    with pytest.raises(webhooks.WebhookError, match="CERTIFICATE_VERIFY_FAILED"):  # not trusted yet
+        webhooks.post(f"https://localhost:{port}/x", secret, "msg_1", "{}", 0, timeout=5, allow_private=True)
+    monkeypatch.setattr(webhooks, "ca_bundle", lambda: cert)  # trust the receiver's own certificate
+    assert webhooks.post(f"https://localhost:{port}/x", secret, "msg_1", "{}", 0, timeout=5, allow_private=True) == 204
+    with pytest.raises(webhooks.WebhookError, match="CERTIFICATE_VERIFY_FAILED"):  # the name does not match
+        webhooks.post(f"https://127.0.0.1:{port}/x", secret, "msg_1", "{}", 0, timeout=5, allow_private=True)

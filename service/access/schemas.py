@@ -1,0 +1,47 @@
+"""Request and answer shapes of the seat-access routes (part of openapi.yaml)."""
+from __future__ import annotations
+
+from marshmallow import fields as f
+from marshmallow import validate as v
+
+import marshmallow as ma
+
+from ..schemas import NAME_PATTERN, GameViewSchema, StrictSchema, _doc
+
+
+class ExchangeLinkSchema(StrictSchema):
+    link_key = f.String(required=True, validate=v.Length(1, 100),
+                        **_doc("The key from a mail's link (the part after #link=)", example="Xq3v..."))
+    label = f.String(validate=[v.Length(1, 40), v.Regexp(NAME_PATTERN, error="no control characters")],
+                     **_doc("What to call this device in the seat's token list", example="phone"))
+
+
+class ExchangedSchema(ma.Schema):
+    game_id = f.String()
+    seat = f.Integer(**_doc("The seat the link opens"))
+    token = f.String(**_doc("A new bearer token of that seat. Shown once: keep it"))
+    token_id = f.String(**_doc("Its id in GET /games/{game_id}/tokens"))
+    game = f.Nested(GameViewSchema)
+
+
+class TokenSchema(ma.Schema):
+    id = f.String(**_doc('"original" for the token given when the seat was taken, else a number'))
+    label = f.String(**_doc("Where it came from, or what the seat called it"))
+    created_at = f.String(allow_none=True, **_doc("ISO-8601"))
+    current = f.Boolean(**_doc("The token this request was made with"))
+
+
+class TokenListSchema(ma.Schema):
+    tokens = f.List(f.Nested(TokenSchema))
+
+
+class InvitationRequestSchema(StrictSchema):
+    invite_code = f.String(required=True, validate=v.Length(1, 100),
+                           **_doc("The invite code (from the invite link's fragment)", example="q3Jw..."))
+
+
+class InvitationSchema(ma.Schema):
+    game_id = f.String()
+    inviter = f.String(**_doc("The name of the player who created the game"))
+    rules = f.Dict(**_doc("Every rules option's value, plus the preset"))
+    move_time_hours = f.Integer(allow_none=True, **_doc("Time per move; null: no deadlines"))

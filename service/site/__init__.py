@@ -1,0 +1,100 @@
+"""The pages a person plays on: server-rendered shells (Jinja) and small ES modules that call the
+public JSON API like any other client. No secret is ever rendered into a page: tokens, invite
+codes and link keys travel only in URL fragments (which browsers never send) and request bodies
+or Authorization headers."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from flask import Blueprint, abort, render_template
+
+from ..store import could_be_game_id
+
+site = Blueprint("site", __name__, template_folder="templates", static_folder="static",
+                 static_url_path="/assets")
+
+# Scripts and styles only from this origin, no inline script; nothing may frame the pages.
+PAGE_POLICY = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+               "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
+               "frame-ancestors 'none'")
+API_POLICY = "default-src 'none'; frame-ancestors 'none'"  # JSON is never a document to run
+
+
+@site.route("/", methods=["GET"])
+def landing():
+    return render_template("landing.html")
+
+
+@site.route("/my-games", methods=["GET"])
+def my_games():
+    return render_template("my_games.html")
+
+
+@site.route("/join/<game_id>", methods=["GET"])
+def join(game_id):
+    return render_template("join.html", game_id=_game_id(game_id))
+
+
+@site.route("/play/<game_id>", methods=["GET"])
+def play(game_id):
+    return render_template("play.html", game_id=_game_id(game_id))
+
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+
+
+@site.route("/docs/walkthrough", methods=["GET"])
+def walkthrough():
+    """The README's "A turn with curl", as a page: where /docs sends people to start."""
+    if not README.is_file():
+        abort(404)
+    text = README.read_text(encoding="utf-8")
+    start = text.find("## A turn with curl")
+    section = text[start:text.find("\n## ", start + 1)] if start >= 0 else ""
+    return render_template("walkthrough.html", blocks=_markdown_blocks(section))
+
+
+def _markdown_blocks(markdown: str) -> list[tuple[str, str]]:
+    """("h2"|"p"|"pre", text) blocks: enough markdown for one README section."""
+    blocks, lines, fenced = [], [], False
+    for line in markdown.splitlines() + [""]:
+        if line.startswith("```"):
+            if fenced:
+                blocks.append(("pre", "\n".join(lines)))
+            elif lines:
+                blocks.append(("p", " ".join(lines)))
+            lines, fenced = [], not fenced
+        elif fenced:
+            lines.append(line)
+        elif line.startswith("## "):
+            blocks.append(("h2", line[3:]))
+        elif not line.strip() or line.startswith("<!--"):
+            if lines:
+                blocks.append(("p", " ".join(lines)))
+            lines = []
+        else:
+            lines.append(line)
+    return blocks
+
+
+def _game_id(game_id: str) -> str:
+    if not could_be_game_id(game_id):
+        abort(404)
+    return game_id
+
+
+def security_headers(response):
+    """On every answer, pages and API alike."""
+    headers = response.headers
+    headers["X-Content-Type-Options"] = "nosniff"
+    headers["Referrer-Policy"] = "no-referrer"
+    headers["X-Frame-Options"] = "DENY"
+    headers["Cross-Origin-Opener-Policy"] = "same-origin"
+    if "Content-Security-Policy" not in headers:
+        headers["Content-Security-Policy"] = PAGE_POLICY if response.mimetype == "text/html" else API_POLICY
+    return response
+
+
+def init_app(app) -> None:
+    app.register_blueprint(site)
+    app.after_request(security_headers)

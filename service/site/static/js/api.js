@@ -1,0 +1,53 @@
+// The public JSON API, as any client calls it: bearer token in a header, JSON bodies,
+// problem documents turned into readable messages.
+
+export class ApiError extends Error {
+  constructor(status, problem) {
+    super((problem && problem.detail) || `the server answered ${status}`);
+    this.status = status;
+    this.code = (problem && problem.code) || (status === 0 ? "unreachable" : "unknown");
+  }
+}
+
+export async function call(method, path, { token, body, headers = {}, signal } = {}) {
+  const sent = { Accept: "application/json", ...headers };
+  if (token) sent.Authorization = `Bearer ${token}`;
+  if (body !== undefined) sent["Content-Type"] = "application/json";
+  let response;
+  try {
+    response = await fetch(path, {
+      method, headers: sent, signal, cache: "no-store", credentials: "omit",
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (error) {
+    if (error.name === "AbortError") throw error;
+    throw new ApiError(0, { detail: "the server cannot be reached", code: "unreachable" });
+  }
+  const etag = response.headers.get("ETag");
+  if (response.status === 304 || response.status === 204) return { status: response.status, etag, data: null };
+  const data = await response.json().catch(() => null);
+  if (!response.ok) throw new ApiError(response.status, data);
+  return { status: response.status, etag, data };
+}
+
+// Words for a person; the server's own detail (naming the card and phase) follows.
+const PLAIN = {
+  "invalid-token": "This browser's key to the seat no longer works (revoked?).",
+  "invalid-invite": "This invite link does not open a seat in this game.",
+  "game-full": "Someone has joined this game already: an invite link works once.",
+  "invalid-link": "This link does not open a seat in this game.",
+  "link-used": "This link was used already: each mail's link opens your seat once.",
+  "link-expired": "This link is too old.",
+  "not-your-turn": "It is not your turn.",
+  "cannot-discard-taken-card": "You cannot discard the card you just took from the pile.",
+  "deadwood-over-limit": "Your deadwood is over the knock limit.",
+  "version-mismatch": "The game moved on meanwhile; here it is as it stands now.",
+  "rate-limited": "Too many requests; wait a moment.",
+  "unreachable": "The server cannot be reached.",
+};
+
+export function describe(error) {
+  if (!(error instanceof ApiError)) return String(error && error.message || error);
+  const plain = PLAIN[error.code];
+  return plain ? `${plain} (${error.message})` : error.message;
+}

@@ -1,0 +1,42 @@
+// The end of a hand: both hands with melds, layoffs and deadwood, the result, and the deck check.
+import { cardList, spokenList } from "./cards.js";
+import { el } from "./dom.js";
+import { checkDeal } from "./verify.js";
+
+const RESULTS = { gin: "went gin", big_gin: "declared Big Gin", undercut: "knocked and was undercut",
+                  tie: "knocked: a tie", knock: "knocked" };
+
+function cardsLine(label, cards) {
+  return el("p", {}, `${label}: `, el("span", { class: "cards-text", "aria-label": spokenList(cards) || "none" }, cardList(cards) || "none"));
+}
+
+export async function renderHandEnd(section, record, view, playerNames, seenCommitment, onClose) {
+  const who = (seat) => (seat === view.seat ? "You" : playerNames[seat]);
+  const title = record.result === "void" ? `Hand ${record.hand} is void: the stock ran out`
+    : `Hand ${record.hand}: ${who(record.knocker)} ${RESULTS[record.result] || record.result}` +
+      (record.winner !== null ? `; ${who(record.winner)} ${record.winner === view.seat ? "score" : "scores"} ${record.points}` : "");
+  const parts = [el("h2", { id: "hand-end-title" }, title)];
+  if (record.result === "void") {
+    for (const seat of [view.seat, 1 - view.seat]) parts.push(cardsLine(`${who(seat)} held`, record.hands[String(seat)]));
+  } else {
+    const defender = 1 - record.knocker;
+    parts.push(el("h3", {}, `${who(record.knocker)} (knocked)`),
+      ...record.knocker_melds.map((m) => cardsLine("Meld", m)),
+      cardsLine(`Deadwood (${record.knocker_points})`, record.knocker_deadwood),
+      el("h3", {}, `${who(defender)}`),
+      ...record.defender_melds.map((m) => cardsLine("Meld", m)),
+      cardsLine("Laid off", record.defender_layoffs || []),
+      cardsLine(`Deadwood (${record.defender_points})`, record.defender_deadwood));
+    if (record.multiplier > 1) parts.push(el("p", {}, `The hand counted ×${record.multiplier}.`));
+  }
+  const check = el("p", { class: "verify", role: "status" }, "Checking the deck…");
+  parts.push(check, el("button", { type: "button", class: "primary", onclick: onClose }, "Continue"));
+  section.replaceChildren(...parts);
+  section.hidden = false;
+  const deal = view.revealed_deals.find((d) => d.hand === record.hand);
+  if (!deal) { check.textContent = "The deck of this hand is not revealed yet."; return; }
+  const result = await checkDeal(deal, seenCommitment);
+  check.textContent = result.text;
+  check.classList.add(result.ok ? "ok" : "bad");
+  check.dataset.verified = String(result.ok);
+}

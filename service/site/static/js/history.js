@@ -1,0 +1,41 @@
+// The history in words, newest first: "Ann drew from the stock", "You took 7♥ from the pile".
+import { cardList, face } from "./cards.js";
+import { el } from "./dom.js";
+
+const RESULTS = { gin: "went gin", big_gin: "declared Big Gin", undercut: "knocked and was undercut",
+                  tie: "knocked; a tie", knock: "knocked" };
+
+export function narrate(event, view, playerNames) {
+  const who = (seat) => (seat === view.seat ? "You" : playerNames[seat] || "Your opponent");
+  const actor = who(event.seat);
+  switch (event.type) {
+    case "deal": {
+      const mine = (event.cards || {})[String(view.seat)];
+      return `Hand ${event.hand} dealt by ${who(event.dealer).replace("You", "you")}; the upcard is ${face(event.upcard)}` +
+        (mine ? `; you were dealt ${cardList(mine)}.` : ".");
+    }
+    case "take_upcard": return `${actor} took the upcard ${face(event.card)}.`;
+    case "pass": return `${actor} passed.`;
+    case "draw":
+      return event.from === "discard" ? `${actor} took ${face(event.card)} from the pile.`
+        : `${actor} drew from the stock${event.card ? ` (${face(event.card)})` : ""}.`;
+    case "discard": return `${actor} discarded ${face(event.card)}.`;
+    case "knock": return `${actor} knocked${event.discard ? `, discarding ${face(event.discard)} face down` : ""}.`;
+    case "big_gin": return `${actor} declared Big Gin.`;
+    case "hand_end": {
+      const r = event.record || {};
+      return `Hand ${event.hand} is over: ${who(r.knocker)} ${RESULTS[r.result] || r.result}` +
+        (r.winner !== null && r.winner !== undefined ? `; ${who(r.winner)} scored ${r.points}.` : ".");
+    }
+    case "hand_void": return `Hand ${event.hand} is void: the stock ran out, nobody scores.`;
+    case "resign": return `${actor} resigned.`;
+    case "timeout": return `${actor} ran out of time; the match was claimed.`;
+    case "match_end": return "The match is over.";
+    default: return null;
+  }
+}
+
+export function renderHistory(list, events, view, playerNames) {
+  const lines = events.map((e) => narrate(e, view, playerNames)).filter(Boolean).reverse();
+  list.replaceChildren(...lines.slice(0, 200).map((line) => el("li", {}, line)));
+}

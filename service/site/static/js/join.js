@@ -1,0 +1,44 @@
+// The invite link's page: /join/<game>#invite=<code>. Shows who invites to what, then joins.
+import { call, describe } from "./api.js";
+import { $, el } from "./dom.js";
+import { rulesInWords } from "./rules_text.js";
+import { saveSeat } from "./seats.js";
+
+const gameId = document.body.dataset.gameId;
+// The code stays in the fragment until the join succeeds, so a reload still works.
+const invite = new URLSearchParams(location.hash.slice(1)).get("invite");
+
+async function showInvitation() {
+  const box = $("invitation");
+  if (!invite) {
+    box.replaceChildren(el("p", { class: "error" }, "This link carries no invite code: ask for the whole link."));
+    return;
+  }
+  try {
+    const { data } = await call("POST", `/games/${gameId}/invitation`, { body: { invite_code: invite } });
+    box.replaceChildren(
+      el("p", { class: "lead" }, `${data.inviter} invites you to play.`),
+      el("ul", {}, rulesInWords(data.rules, data.move_time_hours).map((line) => el("li", {}, line))));
+    $("join-game").hidden = false;
+    $("name").focus();
+  } catch (error) {
+    box.replaceChildren(el("p", { class: "error" }, describe(error)));
+  }
+}
+
+$("join-game").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const data = new FormData(event.target);
+  const body = { invite_code: invite, name: data.get("name") };
+  if (data.get("email")) body.email = data.get("email");
+  $("form-error").textContent = "";
+  try {
+    const { data: joined } = await call("POST", `/games/${gameId}/join`, { body });
+    saveSeat(gameId, { token: joined.token, seat: 1, name: joined.game.players[1].name });
+    location.replace(`/play/${gameId}`);  // replace: the invite's address leaves the history
+  } catch (error) {
+    $("form-error").textContent = `You did not join: ${describe(error)}`;
+  }
+});
+
+showInvitation();

@@ -1,0 +1,240 @@
+// The seat page: /play/<game>, the seat's token from localStorage (or a #token= / #link= fragment,
+// taken out of the address bar at once). Draws each view and waits for the next by long-poll.
+import { call, describe } from "./api.js";
+import { $ } from "./dom.js";
+import { renderHandEnd } from "./hand_end.js";
+import { renderHistory } from "./history.js";
+import { openKnockDialog } from "./knock.js";
+import { getSeat, forgetSeat, saveSeat, takeFragment } from "./seats.js";
+import { setUpSettings } from "./settings.js";
+import { renderSheet } from "./sheet.js";
+import { moveButtons, names, renderHand, renderHeading, renderMiddle, renderOpponent, statusText } from "./table.js";
+
+const gameId = document.body.dataset.gameId;
+const WAIT_SECONDS = 25;
+let seat = getSeat(gameId);
+let view = null;
+let events = [];
+let taken = null;  // the card this seat just took from the pile (it may not discard it this turn)
+let stopped = false;
+
+const notice = (text) => { $("notice").textContent = text; };
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const legal = (test) => view && view.legal_actions.some(test);
+
+function showNoSeat(why) {
+  stopped = true;
+  $("table").hidden = true;
+  $("no-seat-why").textContent = why || "";
+  $("no-seat").hidden = false;
+}
+
+async function openFromFragment() {
+  const fragment = takeFragment();
+  if (fragment.get("token")) seat = saveSeat(gameId, { token: fragment.get("token") });
+  const key = fragment.get("link");
+  if (!key) return;
+  try {
+    const { data } = await call("POST", `/games/${gameId}/tokens`, { body: { link_key: key, label: "a browser, from a mail's link" } });
+    seat = saveSeat(gameId, { token: data.token, seat: data.seat, name: data.game.players[data.seat].name });
+  } catch (error) {
+    if (!seat) return showNoSeat(describe(error));
+    notice(describe(error));
+  }
+}
+
+// -- drawing -------------------------------------------------------------------------------------
+
+function render(next) {
+  if (view && next.version < view.version) return;  // an older answer arriving late
+  const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.key : null;
+  if (view && (next.hand_number !== view.hand_number || next.to_move !== next.seat)) taken = null;
+  view = next;
+  if (view.deal_commitment && !(seat.commitments || {})[view.hand_number]) {
+    seat = saveSeat(gameId, { commitments: { ...(seat.commitments || {}), [view.hand_number]: view.deal_commitment } });
+  }
+  if (view.status !== "waiting_for_opponent" && seat.invite) seat = saveSeat(gameId, { invite: null });
+  $("table").hidden = false;
+  renderHeading(view);
+  $("status").textContent = statusText(view);
+  $("invite").hidden = !(view.status === "waiting_for_opponent" && seat.invite);
+  if (seat.invite) $("invite-link").value = `${location.origin}/join/${gameId}#invite=${seat.invite}`;
+  renderOpponent(view);
+  renderMiddle(view);
+  moveButtons(view, { act, knock: (knocks) => openKnockDialog(view, knocks, act) });
+  drawHand();
+  const playerNames = view.players.map((p) => p.name || "your opponent");
+  renderSheet($("sheet-table"), view, playerNames);
+  const deadlinePassed = view.deadline && Date.parse(view.deadline) < Date.now();
+  $("claim").hidden = !(view.status === "active" && view.to_move !== view.seat && deadlinePassed);
+  $("resign").hidden = !view.can_resign;
+  if (view.last_hand && view.last_hand.hand > (seat.endSeen || 0) && $("hand-end").hidden) {
+    renderHandEnd($("hand-end"), view.last_hand, view, playerNames, (seat.commitments || {})[view.last_hand.hand], closeHandEnd);
+  }
+  if (focused) {
+    const again = document.querySelector(`[data-key="${CSS.escape(focused)}"]`);
+    if (again) again.focus();
+    else if (focused.startsWith("move-") || focused.startsWith("card-")) ($("moves").querySelector("button") || $("hand-groups").querySelector("button"))?.focus();
+  }
+  loadEvents();
+}
+
+function closeHandEnd() {
+  seat = saveSeat(gameId, { endSeen: view.last_hand.hand });
+  $("hand-end").hidden = true;
+  ($("moves").querySelector("button") || $("hand-groups").querySelector("button") || $("main")).focus();
+}
+
+function drawHand() {
+  renderHand(view, {
+    order: seat.order || null, taken, onCard: clickCard,
+    onMove: (card, step) => moveCard(card, step),
+    onDrop: (card, before) => dropCard(card, before),
+  });
+}
+
+function currentOrder() {
+  const shown = [...$("hand-groups").querySelectorAll("button[data-card]")].map((b) => b.dataset.card);
+  return shown.filter((c) => view.hand.includes(c));
+}
+
+function setOrder(order) {
+  seat = saveSeat(gameId, { order });
+  $("order-toggle").setAttribute("aria-pressed", String(Boolean(order)));
+  drawHand();
+}
+
+function moveCard(card, step) {
+  const order = currentOrder();
+  const at = order.indexOf(card), to = Math.max(0, Math.min(order.length - 1, at + step));
+  order.splice(at, 1);
+  order.splice(to, 0, card);
+  setOrder(order);
+  $("hand-groups").querySelector(`[data-card="${card}"]`).focus();
+  $("hint").textContent = `Moved ${card} to place ${to + 1} of ${order.length}.`;
+}
+
+function dropCard(card, before) {
+  if (!card || card === before) return;
+  const order = currentOrder().filter((c) => c !== card);
+  order.splice(order.indexOf(before), 0, card);
+  setOrder(order);
+}
+
+// -- moving --------------------------------------------------------------------------------------
+
+async function act(action) {
+  notice("");
+  try {
+    const { data } = await call("POST", `/games/${gameId}/actions`, {
+      token: seat.token, body: action,
+      headers: { "If-Match": `"${view.version}"`, "Idempotency-Key": crypto.randomUUID() },
+    });
+    if (action.type === "draw" && action.from === "discard") taken = view.discard_pile[view.discard_pile.length - 1];
+    render(data);
+  } catch (error) {
+    notice(describe(error));
+    if (error.code === "version-mismatch") refresh();
+  }
+}
+
+function clickCard(card) {
+  if (view.to_move !== view.seat) return notice("It is not your turn.");
+  if (view.phase !== "discard") return notice("Draw a card first: click the stock or the discard pile.");
+  act({ type: "discard", card });
+}
+
+$("stock").addEventListener("click", () => {
+  if (legal((a) => a.type === "draw" && a.from === "stock")) act({ type: "draw", from: "stock" });
+  else notice(view.to_move === view.seat ? "You cannot draw from the stock now." : "It is not your turn.");
+});
+$("pile").addEventListener("click", () => {
+  if (legal((a) => a.type === "take_upcard")) act({ type: "take_upcard" });
+  else if (legal((a) => a.type === "draw" && a.from === "discard")) act({ type: "draw", from: "discard" });
+  else notice(view.to_move === view.seat ? "You cannot take from the pile now." : "It is not your turn.");
+});
+$("order-toggle").addEventListener("click", () => setOrder(seat.order ? null : currentOrder()));
+$("hint-toggle").addEventListener("click", (event) => {
+  const on = event.target.getAttribute("aria-pressed") !== "true";
+  event.target.setAttribute("aria-pressed", String(on));
+  event.target.textContent = on ? "Hide hint" : "Show hint";
+  drawHand();
+});
+$("copy-invite").addEventListener("click", async () => {
+  const input = $("invite-link");
+  try {
+    await navigator.clipboard.writeText(input.value);
+    $("copy-result").textContent = "Copied: send it to your opponent.";
+  } catch {
+    input.select();  // no clipboard permission: leave it selected for Ctrl+C
+    $("copy-result").textContent = "Selected: press Ctrl+C (or ⌘C) to copy.";
+  }
+});
+
+// -- waiting -------------------------------------------------------------------------------------
+
+let loadingEvents = false;
+let revealedSeen = 0;
+async function loadEvents() {
+  if (loadingEvents) return;
+  loadingEvents = true;
+  try {
+    // A finished hand's events read in full once its deck is revealed: read them all again.
+    if (view.revealed_deals.length !== revealedSeen) {
+      events = [];
+      revealedSeen = view.revealed_deals.length;
+    }
+    let after = events.length ? events[events.length - 1].seq : 0;
+    for (;;) {
+      const { data } = await call("GET", `/games/${gameId}/events?after=${after}&limit=500`, { token: seat.token });
+      events = events.concat(data.events);
+      if (data.next_after === null) break;
+      after = data.next_after;
+    }
+    renderHistory($("events"), events, view, view.players.map((p) => p.name || "your opponent"));
+  } catch { /* the next view retries */ }
+  loadingEvents = false;
+}
+
+async function refresh() {
+  const { data } = await call("GET", `/games/${gameId}`, { token: seat.token });
+  render(data);
+}
+
+async function waitForChanges() {
+  let backoff = 1000;
+  while (!stopped) {
+    try {
+      const answer = view
+        ? await call("GET", `/games/${gameId}?wait=${WAIT_SECONDS}`, { token: seat.token, headers: { "If-None-Match": `"${view.version}"` } })
+        : await call("GET", `/games/${gameId}`, { token: seat.token });
+      $("connection").hidden = true;
+      backoff = 1000;
+      if (answer.status === 200) render(answer.data);
+    } catch (error) {
+      if (error.code === "invalid-token") {
+        forgetSeat(gameId);
+        return showNoSeat("The key this browser held for the seat no longer works (it was revoked).");
+      }
+      const connection = $("connection");
+      connection.textContent = `${describe(error)} Trying again in ${Math.round(backoff / 1000)} s…`;
+      connection.hidden = false;
+      await sleep(backoff);
+      backoff = Math.min(backoff * 2, 30000);
+    }
+  }
+}
+
+async function start() {
+  await openFromFragment();
+  if (stopped) return;
+  if (!seat || !seat.token) return showNoSeat("");
+  $("order-toggle").setAttribute("aria-pressed", String(Boolean(seat.order)));
+  setUpSettings({
+    gameId, act, token: () => seat.token,
+    signedOut: () => { forgetSeat(gameId); showNoSeat("You revoked this browser's key to the seat."); },
+  });
+  waitForChanges();
+}
+
+start();

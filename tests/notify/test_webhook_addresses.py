@@ -1,0 +1,104 @@
+"""Webhook addresses that would reach the operator's own network are refused: IPv6 forms that
+carry an internal IPv4 address (checked at each delivery, for every address a host resolves to,
+and at set time when the URL holds the address itself), multicast, and URLs with a port that is
+no port. DNS answers are the one fault faked here (getaddrinfo), as in test_webhook_delivery.py."""
+from __future__ import annotations
+
+import socket
+
+import pytest
+
+from service.notify import webhooks
+
+from .conftest import auth, start_game
+
+# Each form with the internal IPv4 address it carries (or why it is refused outright).
+INTERNAL_FORMS = {
+    "::7f00:1": "IPv4-compatible ::127.0.0.1",
+    "::a00:5": "IPv4-compatible ::10.0.0.5",
+    "::ffff:127.0.0.1": "IPv4-mapped",
+    "::ffff:a9fe:a9fe": "IPv4-mapped 169.254.169.254 (cloud metadata)",
+    "::ffff:0:a00:5": "SIIT ::ffff:0:10.0.0.5",
+    "64:ff9b::a00:5": "NAT64 well-known prefix, 10.0.0.5",
+    "64:ff9b::7f00:1": "NAT64 well-known prefix, 127.0.0.1",
+    "64:ff9b:1::a00:5": "local-use NAT64 (refused outright)",
+    "64:ff9b:1:5db8:d822::": "local-use NAT64 with a public-looking IPv4 (refused outright)",
+    "2002:a00:5::1": "6to4 of 10.0.0.5",
+    "2002:c0a8:101::1": "6to4 of 192.168.1.1",
+    "2001:0:4136:e378:8000:63bf:3fff:fdd2": "Teredo (refused outright)",
+    "ff02::1": "IPv6 multicast, link scope",
+    "ff0e::1": "IPv6 multicast, global scope (Python's is_global says yes)",
+    "224.0.0.251": "IPv4 multicast (Python's is_global says yes)",
+    "fec0::1": "site-local",
+}
+# The same translated forms around a public IPv4 address: judged by that address, so a service
+# on an IPv6-only network (DNS64 answers 64:ff9b::a.b.c.d for IPv4-only receivers) still works.
+PUBLIC_FORMS = ["64:ff9b::5db8:d822", "::ffff:93.184.216.34", "::ffff:0:5db8:d822", "2002:5db8:d822::1",
+                "93.184.216.34", "2606:2800:220:1:248:1893:25c8:1946"]
+
+
+def resolving_to(*addresses: str):
+    """getaddrinfo answering every address given, all at once (a host with several records)."""
+    def getaddrinfo(host, port, *args, **kwargs):
+        return [(socket.AF_INET6 if ":" in a else socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP,
+                 "", (a, 0)) for a in addresses]
+    return getaddrinfo
+
+
+@pytest.mark.parametrize("address", sorted(INTERNAL_FORMS), ids=lambda a: INTERNAL_FORMS[a])
+def test_each_internal_form_is_refused_at_delivery_for_good(monkeypatch, address):
+    monkeypatch.setattr(webhooks.socket, "getaddrinfo", resolving_to(address))
+    with pytest.raises(webhooks.WebhookError) as refused:
+        webhooks.delivery_address("https://hooks.example.org/x", allow_private=False)
+    assert refused.value.permanent and address in str(refused.value)
+
+
+@pytest.mark.parametrize("address", PUBLIC_FORMS)
+def test_forms_carrying_a_public_ipv4_are_delivered(monkeypatch, address):
+    monkeypatch.setattr(webhooks.socket, "getaddrinfo", resolving_to(address))
+    assert webhooks.delivery_address("https://hooks.example.org/x", allow_private=False) == address
+
+
+@pytest.mark.parametrize("internal", ["::ffff:10.0.0.5", "64:ff9b::7f00:1", "2002:a00:5::1"])
+def test_every_resolved_address_is_checked_not_only_the_first(monkeypatch, internal):
+    monkeypatch.setattr(webhooks.socket, "getaddrinfo", resolving_to("93.184.216.34", internal))
+    with pytest.raises(webhooks.WebhookError) as refused:
+        webhooks.delivery_address("https://hooks.example.org/x", allow_private=False)
+    assert refused.value.permanent and internal in str(refused.value)
+
+
+def patch_webhook(client, game, url):
+    return client.patch(f"/games/{game['id']}/contact", json={"webhook_url": url},
+                        headers=auth(game["tokens"][0]))
+
+
+@pytest.mark.parametrize("url", ["http://hooks.example.org:99999/x", "http://hooks.example.org:0/x",
+                                 "http://hooks.example.org:abc/x", "https://hooks.example.org:+443/x",
+                                 "http://hooks.example.org/x\x00y", "http://hooks.example.org/a b",
+                                 "http://hooks.exämple.org/x"])
+def test_a_url_with_no_real_port_or_stray_characters_is_refused_when_set(nclient, url):
+    game = start_game(nclient, move_time_hours=None)
+    answer = patch_webhook(nclient, game, url)
+    assert answer.status_code == 422, answer.get_json()
+    assert answer.get_json()["code"] == "validation-error"
+    assert nclient.get(f"/games/{game['id']}/contact", headers=auth(game["tokens"][0])).get_json()["webhook_url"] is None
+
+
+@pytest.mark.parametrize("host", ["[::ffff:127.0.0.1]", "[64:ff9b::a00:5]", "[2002:a00:5::1]", "[::7f00:1]",
+                                  "[ff0e::1]", "224.0.0.251", "127.0.0.1", "[fd00::1]"])
+def test_an_internal_address_written_in_the_url_is_refused_when_set(nclient, configure, host):
+    configure(WEBHOOK_ALLOW_PRIVATE=False)
+    game = start_game(nclient, move_time_hours=None)
+    answer = patch_webhook(nclient, game, f"http://{host}:8080/hook")
+    assert answer.status_code == 422, answer.get_json()
+    assert answer.get_json()["code"] == "validation-error"
+
+
+@pytest.mark.parametrize("url", ["https://hooks.example.org:8443/x?seat=1", "http://[2606:2800:220:1::1]/x",
+                                 "https://93.184.216.34/x"])
+def test_good_urls_are_still_taken(nclient, configure, url):
+    configure(WEBHOOK_ALLOW_PRIVATE=False)
+    game = start_game(nclient, move_time_hours=None)
+    answer = patch_webhook(nclient, game, url)
+    assert answer.status_code == 200, answer.get_json()
+    assert answer.get_json()["webhook_url"] == url
