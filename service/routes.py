@@ -47,8 +47,20 @@ def json_answer(text: str, status: int, version: int) -> Response:
     return Response(text + "\n", status=status, mimetype="application/json", headers=etag_headers(version))
 
 
-LAST_EVENT_ID = {"in": "header", "name": "Last-Event-ID", "required": False, "schema": {"type": "string"},
-                 "description": "The id of the last event received (a version): the stream starts after it"}
+LAST_EVENT_ID = {"in": "header", "name": "Last-Event-ID", "required": False,
+                 "schema": {"type": "string", "pattern": "^[0-9]{0,12}$"},
+                 "description": "The id of the last event received (a version): the stream starts after it. "
+                                "Empty: as if not sent"}
+SSE_EVENT = {  # one event of the stream, field by field (as OpenAPI 3.2's itemSchema describes them)
+    "type": "object",
+    "properties": {
+        "id": {"type": "string", "pattern": "^[0-9]+$", "description": "The game's version"},
+        "event": {"type": "string", "enum": ["view"]},
+        "data": {"type": "string", "contentMediaType": "application/json",
+                 "description": "The view, as GET /games/{game_id} answers it (GameView)"},
+        "retry": {"type": "integer", "description": "Milliseconds to wait before reconnecting"},
+    },
+}
 STREAM_DESCRIPTION = (
     "`text/event-stream`. Each event is `id: <version>`, `event: view`, `data: <the view, as GET answers it>`; "
     "the first is the current view (left out when Last-Event-ID names the current version). "
@@ -118,7 +130,7 @@ def get_game(query, game_id):
 
 @games.route("/games/<game_id>/stream", methods=["GET"])
 @games.doc(security=BEARER, parameters=[LAST_EVENT_ID], responses={"200": {
-    "description": STREAM_DESCRIPTION, "content": {"text/event-stream": {"schema": {"type": "string"}}}},
+    "description": STREAM_DESCRIPTION, "content": {"text/event-stream": {"schema": SSE_EVENT}}},
     "204": {"description": "The match is over and Last-Event-ID names its last version: nothing more "
                            "will come (EventSource stops reconnecting)"}})
 @problems(games, "invalid-token", "validation-error", "too-many-waiters")

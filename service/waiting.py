@@ -139,11 +139,11 @@ def wait_for_view(game_id: str, token: str, version: int, seconds: float) -> tup
 
 def last_event_id() -> int | None:
     raw = request.headers.get("Last-Event-ID")
-    if raw is None or raw.strip() == "":
+    if not raw:  # EventSource sends an empty one after an event without an id
         return None
-    if not raw.strip().isdigit() or len(raw.strip()) > 12:
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 12):
         raise Problem("validation-error", "Last-Event-ID must be a version number, as sent in an event's id",
-                      errors={"Last-Event-ID": ["a non-negative integer"]})
+                      errors={"Last-Event-ID": ["a non-negative integer of at most 12 digits"]})
     return int(raw)
 
 
