@@ -262,6 +262,21 @@ def test_a_mails_link_opens_the_seat_once(site, new_context):
                          page.locator("#tokens").inner_text(), "the seat's devices")
     assert "(this browser)" in devices
 
+    # The network drops: the page says so, and recovers by itself when it is back.
+    page.context.set_offline(True)
+    wait_until(page.locator("#connection").is_visible, "the connection notice")
+    assert "offline" in page.locator("#connection").inner_text()
+    page.context.set_offline(False)
+    wait_until(page.locator("#connection").is_hidden, "the recovery")
+
+    # "My games" lists the seat, with whose turn it is; forgetting it is one click.
+    page.goto(site.base_url + "/my-games")
+    entry = wait_until(lambda: "Bob v Ann" in page.locator("#games").inner_text() and page.locator("#games li"),
+                       "the seat in My games")
+    assert "turn" in entry.inner_text()
+    page.goto(f"{site.base_url}/play/{created['game_id']}")
+    wait_until(lambda: page.locator("#title").inner_text() == "Bob v Ann", "the seat again")
+
     # The same link again, in another browser: refused, and it says why.
     other = new_context(DESKTOP).new_page()
     other.goto(link)
