@@ -289,3 +289,22 @@ def test_a_mails_link_opens_the_seat_once(site, new_context):
     wait_until(page.locator("#no-seat").is_visible, "signed out")
     revoked = page.evaluate("localStorage['gin.seats.v1']")
     assert created["game_id"] not in revoked
+
+
+def test_the_knock_dialogs_meld_search_matches_the_engine(site, new_context):
+    """The knock dialog proposes the melds it sends with the knock: its search in the browser must
+    find the engine's lowest deadwood, or a legal knock would look over the limit."""
+    import random
+
+    from service.rules import full_deck, min_deadwood, parse_cards
+    chance = random.Random(10)
+    hands = [[str(card) for card in chance.sample(full_deck(), 10)] for _ in range(300)]
+    hands += [["AS", "2S", "3S", "4S", "4H", "4D", "4C", "9C", "TC", "JC"],  # a card wanted by a set and a run
+              ["7H", "7D", "7C", "7S", "5S", "6S", "8S", "9H", "9D", "9C"]]
+    page = new_context().new_page()
+    page.goto(site.base_url + "/")
+    found = page.evaluate("""async (hands) => {
+        const cards = await import('/assets/js/cards.js');
+        return hands.map((hand) => cards.deadwoodOf(hand, cards.bestMelds(hand)).points);
+    }""", hands)
+    assert found == [min_deadwood(parse_cards(" ".join(hand))) for hand in hands]
