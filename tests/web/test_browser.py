@@ -262,6 +262,21 @@ def test_a_mails_link_opens_the_seat_once(site, new_context):
                          page.locator("#tokens").inner_text(), "the seat's devices")
     assert "(this browser)" in devices
 
+    # The network drops: the page says so, and recovers by itself when it is back.
+    page.context.set_offline(True)
+    wait_until(page.locator("#connection").is_visible, "the connection notice")
+    assert "offline" in page.locator("#connection").inner_text()
+    page.context.set_offline(False)
+    wait_until(page.locator("#connection").is_hidden, "the recovery")
+
+    # "My games" lists the seat, with whose turn it is; forgetting it is one click.
+    page.goto(site.base_url + "/my-games")
+    entry = wait_until(lambda: "Bob v Ann" in page.locator("#games").inner_text() and page.locator("#games li"),
+                       "the seat in My games")
+    assert "turn" in entry.inner_text()
+    page.goto(f"{site.base_url}/play/{created['game_id']}")
+    wait_until(lambda: page.locator("#title").inner_text() == "Bob v Ann", "the seat again")
+
     # The same link again, in another browser: refused, and it says why.
     other = new_context(DESKTOP).new_page()
     other.goto(link)
@@ -274,3 +289,22 @@ def test_a_mails_link_opens_the_seat_once(site, new_context):
     wait_until(page.locator("#no-seat").is_visible, "signed out")
     revoked = page.evaluate("localStorage['gin.seats.v1']")
     assert created["game_id"] not in revoked
+
+
+def test_the_knock_dialogs_meld_search_matches_the_engine(site, new_context):
+    """The knock dialog proposes the melds it sends with the knock: its search in the browser must
+    find the engine's lowest deadwood, or a legal knock would look over the limit."""
+    import random
+
+    from service.rules import full_deck, min_deadwood, parse_cards
+    chance = random.Random(10)
+    hands = [[str(card) for card in chance.sample(full_deck(), 10)] for _ in range(300)]
+    hands += [["AS", "2S", "3S", "4S", "4H", "4D", "4C", "9C", "TC", "JC"],  # a card wanted by a set and a run
+              ["7H", "7D", "7C", "7S", "5S", "6S", "8S", "9H", "9D", "9C"]]
+    page = new_context().new_page()
+    page.goto(site.base_url + "/")
+    found = page.evaluate("""async (hands) => {
+        const cards = await import('/assets/js/cards.js');
+        return hands.map((hand) => cards.deadwoodOf(hand, cards.bestMelds(hand)).points);
+    }""", hands)
+    assert found == [min_deadwood(parse_cards(" ".join(hand))) for hand in hands]

@@ -14,7 +14,7 @@ export async function renderHandEnd(section, record, view, playerNames, seenComm
   const who = (seat) => (seat === view.seat ? "You" : playerNames[seat]);
   const title = record.result === "void" ? `Hand ${record.hand} is void: the stock ran out`
     : `Hand ${record.hand}: ${who(record.knocker)} ${RESULTS[record.result] || record.result}` +
-      (record.winner !== null ? `; ${who(record.winner)} ${record.winner === view.seat ? "score" : "scores"} ${record.points}` : "");
+      (record.winner !== null ? `; ${record.winner === view.seat ? "you score" : `${playerNames[record.winner]} scores`} ${record.points}` : "");
   const parts = [el("h2", { id: "hand-end-title" }, title)];
   if (record.result === "void") {
     for (const seat of [view.seat, 1 - view.seat]) parts.push(cardsLine(`${who(seat)} held`, record.hands[String(seat)]));

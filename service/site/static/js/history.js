@@ -25,7 +25,7 @@ export function narrate(event, view, playerNames) {
     case "hand_end": {
       const r = event.record || {};
       return `Hand ${event.hand} is over: ${who(r.knocker)} ${RESULTS[r.result] || r.result}` +
-        (r.winner !== null && r.winner !== undefined ? `; ${who(r.winner)} scored ${r.points}.` : ".");
+        (r.winner !== null && r.winner !== undefined ? `; ${who(r.winner).replace(/^You$/, "you")} scored ${r.points}.` : ".");
     }
     case "hand_void": return `Hand ${event.hand} is void: the stock ran out, nobody scores.`;
     case "resign": return `${actor} resigned.`;

@@ -1,6 +1,6 @@
 // The seat page: /play/<game>, the seat's token from localStorage (or a #token= / #link= fragment,
 // taken out of the address bar at once). Draws each view and waits for the next by long-poll.
-import { call, describe } from "./api.js";
+import { ApiError, call, describe } from "./api.js";
 import { $ } from "./dom.js";
 import { renderHandEnd } from "./hand_end.js";
 import { renderHistory } from "./history.js";
@@ -201,15 +201,31 @@ async function refresh() {
   render(data);
 }
 
+// The long-poll in flight, and a way to cut a retry's wait short: a phone losing its network
+// should hear it at once, not when a 25 s wait ends, and retry as soon as the network is back.
+let inFlight = null;
+let wake = () => {};
+window.addEventListener("offline", () => inFlight && inFlight.abort());
+window.addEventListener("online", () => wake());
+
+function pause(ms) {
+  return new Promise((resolve) => { wake = resolve; setTimeout(resolve, ms); });
+}
+
 async function waitForChanges() {
   let backoff = 1000;
+  let reachable = true;  // after a failure, ask at once (no wait) to learn that the server is back
   while (!stopped) {
+    inFlight = new AbortController();
     try {
+      if (!navigator.onLine) throw new ApiError(0, { detail: "this device is offline", code: "unreachable" });
+      const signal = inFlight.signal;
       const answer = view
-        ? await call("GET", `/games/${gameId}?wait=${WAIT_SECONDS}`, { token: seat.token, headers: { "If-None-Match": `"${view.version}"` } })
-        : await call("GET", `/games/${gameId}`, { token: seat.token });
+        ? await call("GET", `/games/${gameId}?wait=${reachable ? WAIT_SECONDS : 0}`, { token: seat.token, signal, headers: { "If-None-Match": `"${view.version}"` } })
+        : await call("GET", `/games/${gameId}`, { token: seat.token, signal });
       $("connection").hidden = true;
       backoff = 1000;
+      reachable = true;
       if (answer.status === 200) render(answer.data);
     } catch (error) {
       if (error.code === "invalid-token") {
@@ -217,9 +233,11 @@ async function waitForChanges() {
         return showNoSeat("The key this browser held for the seat no longer works (it was revoked).");
       }
       const connection = $("connection");
-      connection.textContent = `${describe(error)} Trying again in ${Math.round(backoff / 1000)} s…`;
+      const why = error.name === "AbortError" ? "This device is offline." : describe(error);
+      connection.textContent = `${why} Trying again in ${Math.round(backoff / 1000)} s…`;
       connection.hidden = false;
-      await sleep(backoff);
+      reachable = false;
+      await pause(backoff);
       backoff = Math.min(backoff * 2, 30000);
     }
   }
