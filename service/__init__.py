@@ -25,6 +25,10 @@ def create_app(config_overrides: dict | None = None):
     app.config.update(config.from_environment(app.instance_path))
     app.config.update(config_overrides or {})
     app.json.sort_keys = False
+    if app.config["TRUSTED_PROXIES"]:
+        from werkzeug.middleware.proxy_fix import ProxyFix
+        hops = app.config["TRUSTED_PROXIES"]
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)
 
     db.init_app(app)
     migrations = app.config.get("MIGRATIONS_DIRECTORY") or database.default_migrations_directory()

@@ -29,4 +29,7 @@ def from_environment(instance_path: str) -> dict:
         "OPENAPI_URL_PREFIX": "/",
         "OPENAPI_JSON_PATH": "openapi.json",
         "JSON_SORT_KEYS": False,
+        # How many reverse proxies stand in front of the service: each adds itself to
+        # X-Forwarded-For, and the client address (rate limits, logs) is read from there.
+        "TRUSTED_PROXIES": int(os.environ.get("TRUSTED_PROXIES", "0")),
     }

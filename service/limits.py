@@ -16,13 +16,20 @@ Configuration (app.config first, then the environment, then the default):
                                makes every worker on every host count together
     RATELIMIT_PER_ADDRESS      "600 per minute"   every request from one client address
     RATELIMIT_PER_TOKEN        "120 per minute"   every request carrying one bearer token
-    RATELIMIT_FAILED_AUTH      "10 per minute"    401s and refused invite codes, per address:
-                               guessing gets nowhere fast, and is cheap to turn away
+    RATELIMIT_FAILED_AUTH      "10 per minute"    refused tokens, invite codes and link keys, per
+                               address: past it a refused credential is answered 429 instead of
+                               401/422; a request whose credentials are good is never turned
+                               away by it, so a guesser cannot lock out the players behind the
+                               same address (a NAT, an unconfigured proxy)
     RATELIMIT_STRATEGY         "fixed-window" (or "moving-window"), RATELIMIT_KEY_PREFIX "gin",
                                and Flask-Limiter's other RATELIMIT_* settings (app.config only)
 
-Behind a reverse proxy, wrap the app in werkzeug's ProxyFix so that the client address is the
-real one, not the proxy's.
+The failed-credential count is charged before the answer is sent (a Redis INCR per refusal), so
+requests sent together cannot all slip under it.
+
+Behind a reverse proxy, set TRUSTED_PROXIES to the number of proxies in front of the service
+(service/config.py): the client address is then read from X-Forwarded-For (werkzeug's ProxyFix),
+not the proxy's own. Without it, every client shares the proxy's address and its limits.
 """
 from __future__ import annotations
 
@@ -33,6 +40,7 @@ import time
 
 from flask import current_app, request
 from flask_limiter import ApplicationLimit, Limiter, RateLimitExceeded
+from limits import parse
 
 from .errors import problem_response
 
@@ -63,14 +71,13 @@ def init_limits(app) -> Limiter:
                              exempt_when=_unlimited),
             ApplicationLimit(lambda: current_app.config["RATELIMIT_PER_TOKEN"], scope="token",
                              key_function=token_key, exempt_when=lambda: _unlimited() or not token_key()),
-            ApplicationLimit(lambda: current_app.config["RATELIMIT_FAILED_AUTH"], scope="failed-auth",
-                             deduct_when=_refused_credentials, exempt_when=_unlimited),
         ],
     )
     # Registered first so that it runs last, after Flask-Limiter's own after_request has
     # counted a refused token: the headers then show what is really left.
     app.after_request(_rate_limit_headers)
     limiter.init_app(app)
+    app.after_request(_charge_refused_credentials)  # runs before Flask-Limiter's and the headers'
     app.extensions["gin_limiter"] = limiter
     app.register_error_handler(RateLimitExceeded, too_many_requests)
     return limiter
@@ -93,12 +100,35 @@ def _unlimited() -> bool:
 
 
 def _refused_credentials(response) -> bool:
-    """Only answers that refused a token or an invite code count toward RATELIMIT_FAILED_AUTH."""
+    """Answers that refused a token, an invite code or a link key count toward RATELIMIT_FAILED_AUTH."""
     if response.status_code == 401:
         return True
     if response.status_code == 422 and response.is_json:
         return (response.get_json(silent=True) or {}).get("code") == "invalid-invite"
     return False
+
+
+def _charge_refused_credentials(response):
+    """Count a refusal against its address; past the limit, answer 429 instead. Only refused
+    requests are ever turned away here, so good credentials from the same address still work."""
+    limiter = current_app.extensions["gin_limiter"]
+    if not limiter.enabled or _unlimited() or not _refused_credentials(response):
+        return response
+    item = parse(current_app.config["RATELIMIT_FAILED_AUTH"])
+    key = (current_app.config["RATELIMIT_KEY_PREFIX"], "failed-auth", client_address())
+    try:
+        if limiter.limiter.hit(item, *key):
+            return response
+        stats = limiter.limiter.get_window_stats(item, *key)
+    except Exception:  # the storage went away: RATELIMIT_SWALLOW_ERRORS, answer as if unlimited
+        current_app.logger.warning("rate limit storage unavailable; refused credentials not counted")
+        return response
+    wait = _seconds_until(stats.reset_time)
+    refused = problem_response(429, "rate-limited", f"too many refused credentials from this address "
+                                                    f"({item}); retry in {wait} s", {"Retry-After": str(wait)})
+    refused.headers.update({"RateLimit-Limit": str(item.amount), "RateLimit-Remaining": "0",
+                            "RateLimit-Reset": str(wait)})
+    return refused
 
 
 def too_many_requests(error: RateLimitExceeded):
@@ -110,7 +140,7 @@ def too_many_requests(error: RateLimitExceeded):
 
 def _rate_limit_headers(response):
     limiter = current_app.extensions["gin_limiter"]
-    if not limiter.enabled:
+    if not limiter.enabled or "RateLimit-Limit" in response.headers:  # set by the failed-credential limit
         return response
     try:
         tightest = _tightest()

@@ -3,7 +3,9 @@ Retry-After and the draft RateLimit-* headers; shared through Redis across app i
 gunicorn workers. (Limits are off in every other test: tests/conftest.py sets RATELIMIT_ENABLED.)"""
 from __future__ import annotations
 
+import threading
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 import requests
@@ -95,13 +97,14 @@ def test_refused_tokens_are_limited_harder_per_address(client, app, db_config):
     for n in range(3):
         response = limited.get(path, headers=auth(f"guess{n}"), **from_address("10.0.2.1"))
         assert_problem(response, 401, "invalid-token")
-    # The guesser is turned away now, whatever it sends ...
+    # The guesser's next refused tokens are turned away with 429 ...
     assert_rate_limited(limited.get(path, headers=auth("guess4"), **from_address("10.0.2.1")))
-    assert_rate_limited(limited.get(path, headers=auth(game["tokens"][0]), **from_address("10.0.2.1")))
-    # ... while good requests do not count against an address, and other addresses go on.
+    assert_rate_limited(limited.get("/games/other", headers=auth("guess5"), **from_address("10.0.2.1")))
+    # ... but a player behind the same address (a NAT, a proxy) is not locked out by it: good
+    # credentials are never refused by the failed-credential limit, nor counted.
     for _ in range(5):
-        assert limited.get(path, headers=auth(game["tokens"][0]), **from_address("10.0.2.2")).status_code == 200
-    # Wrong invite codes count as refused credentials too.
+        assert limited.get(path, headers=auth(game["tokens"][0]), **from_address("10.0.2.1")).status_code == 200
+    # Wrong invite codes count as refused credentials too; the right one still opens the seat.
     created = limited.post("/games", json={"name": "Ann"}, **from_address("10.0.2.3")).get_json()
     for n in range(3):
         response = limited.post(f"/games/{created['game_id']}/join", json={"name": "B", "invite_code": f"x{n}"},
@@ -109,9 +112,51 @@ def test_refused_tokens_are_limited_harder_per_address(client, app, db_config):
         assert_problem(response, 422, "invalid-invite")
     before = snapshot(app)
     assert_rate_limited(limited.post(f"/games/{created['game_id']}/join",
-                                     json={"name": "B", "invite_code": created["invite_code"]},
-                                     **from_address("10.0.2.4")))
+                                     json={"name": "B", "invite_code": "x4"}, **from_address("10.0.2.4")))
     assert snapshot(app) == before
+    joined = limited.post(f"/games/{created['game_id']}/join",
+                          json={"name": "B", "invite_code": created["invite_code"]}, **from_address("10.0.2.4"))
+    assert joined.status_code == 201
+
+
+def test_behind_trusted_proxies_the_forwarded_address_is_the_client(client, db_config):
+    forwarded = {"X-Forwarded-For": "203.0.113.7"}
+    direct = limited_app(db_config, RATELIMIT_FAILED_AUTH="2 per minute").test_client()
+    behind = limited_app(db_config, RATELIMIT_FAILED_AUTH="2 per minute", TRUSTED_PROXIES=1).test_client()
+    # Without TRUSTED_PROXIES the header is ignored: anyone could otherwise pick their address.
+    statuses = [direct.get("/games/x", headers=auth("x", **{"X-Forwarded-For": f"203.0.113.{n}"}),
+                           **from_address("10.0.5.1")).status_code for n in range(3)]
+    assert statuses == [401, 401, 429]
+    # With one trusted proxy, two clients behind it (same proxy address) count apart.
+    for _ in range(2):
+        assert behind.get("/games/x", headers=auth("x", **forwarded), **from_address("10.0.5.2")).status_code == 401
+    assert behind.get("/games/x", headers=auth("x", **forwarded), **from_address("10.0.5.2")).status_code == 429
+    other = {"X-Forwarded-For": "198.51.100.9"}
+    assert behind.get("/games/x", headers=auth("x", **other), **from_address("10.0.5.2")).status_code == 401
+
+
+def test_with_redis_refusals_sent_together_are_counted_before_any_answer(tmp_path, monkeypatch):
+    """Twenty refused tokens at once through two gunicorn workers sharing Redis: exactly the
+    limit's worth is answered 401, the rest 429 (each refusal is counted before it is answered)."""
+    redis_or_skip()
+    monkeypatch.setenv("RATELIMIT_ENABLED", "true")
+    monkeypatch.setenv("RATELIMIT_STORAGE_URI", REDIS_URL)
+    monkeypatch.setenv("RATELIMIT_KEY_PREFIX", f"gin-test-{uuid.uuid4().hex[:8]}")
+    monkeypatch.setenv("RATELIMIT_FAILED_AUTH", "5 per minute")
+    monkeypatch.setenv("RATELIMIT_STRATEGY", "moving-window")
+    process, base_url = start_gunicorn(f"sqlite:///{tmp_path / 'refusals.sqlite3'}", workers=2,
+                                       log_path=tmp_path / "gunicorn.log")
+    try:
+        barrier = threading.Barrier(20)
+
+        def guess(n):
+            barrier.wait()
+            return requests.get(f"{base_url}/games/x", headers=auth(f"guess{n}"), timeout=30).status_code
+        with ThreadPoolExecutor(20) as pool:
+            statuses = list(pool.map(guess, range(20)))
+        assert statuses.count(401) == 5 and statuses.count(429) == 15, statuses
+    finally:
+        stop_gunicorn(process)
 
 
 def test_limits_are_on_by_default_and_off_in_the_test_config(client, db_config, monkeypatch):
