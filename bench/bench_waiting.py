@@ -92,25 +92,37 @@ def request_bytes(host: str, path: str, token: str, extra: str = "") -> bytes:
 
 
 async def hold(host, port, path, token, extra, stream: bool, ready: asyncio.Queue, answered: asyncio.Queue):
-    """Open one waiting request; report when it is known to wait, and when it gets its answer."""
+    """Open one waiting request; report when it is known to wait (or failed to), and when it
+    gets its answer."""
+    told = False
+
+    async def tell(outcome):
+        nonlocal told
+        if not told:
+            told = True
+            await ready.put(outcome)
     try:
         reader, writer = await asyncio.open_connection(host, port)
     except OSError as exc:
-        await ready.put(exc)
+        await tell(exc)
         return
     writer.write(request_bytes(f"{host}:{port}", path, token, extra))
     try:
         if not stream:
-            await ready.put(True)  # a long-poll says nothing until the game moves
+            await tell(True)  # a long-poll says nothing until the game moves
             await reader.read(1)
             await answered.put(time.perf_counter())
         else:
+            status = await reader.readuntil(b"\r\n")
+            if b" 200 " not in status:
+                raise ConnectionError(status.decode(errors="replace").strip())
             await reader.readuntil(b"event: view")  # the view now: the stream is open and waiting
             await reader.readuntil(b"\n\n")
-            await ready.put(True)
+            await tell(True)
             await reader.readuntil(b"event: view")
             await answered.put(time.perf_counter())
-    except (asyncio.IncompleteReadError, ConnectionError):
+    except (asyncio.IncompleteReadError, ConnectionError, OSError) as exc:
+        await tell(exc)
         await answered.put(None)
     finally:
         writer.close()
@@ -139,11 +151,14 @@ class Waiters:
                     hold(host, int(port), path, game["tokens"][seat], extra, stream, self.ready, self.answered)))
                 if n % 200 == 199:
                     await asyncio.sleep(0.05)  # do not flood the accept queue
-            failures = 0
+            failures = []
             for _ in range(count):
-                if await self.ready.get() is not True:
-                    failures += 1
-            return failures
+                outcome = await self.ready.get()
+                if outcome is not True:
+                    failures.append(outcome)
+            if failures:
+                print(f"  {len(failures)} waiters failed to open, e.g. {failures[0]!r}")
+            return len(failures)
         self.failures = asyncio.run_coroutine_threadsafe(open_all(), self.loop).result(600)
 
     def answers(self, count: int, timeout: float = 30) -> list[float | None]:
@@ -187,11 +202,15 @@ def cpu_seconds(pids) -> float:
 
 @contextmanager
 def served(url: str, directory: Path, workers: int, name: str):
-    process, base = start_gunicorn(url, workers=workers, log_path=directory / f"{name}.log", env=ENV)
+    log = directory / f"{name}.log"
+    process, base = start_gunicorn(url, workers=workers, log_path=log, env=ENV)
     try:
         yield process, base
     finally:
         stop_gunicorn(process)
+        errors = [line for line in log.read_text(errors="replace").splitlines() if "Error" in line]
+        if errors:
+            print(f"  the server logged {len(errors)} error lines, e.g. {errors[0][:300]}")
 
 
 def load_phase(kind: str, url: str, directory: Path, options) -> None:

@@ -55,7 +55,9 @@ def test_the_demo_match_and_its_score_sheet(gin_server):
 
 def test_bot_survives_a_server_restart(restartable_server, caplog):
     url = restartable_server.url
-    game_id, token_a, token_b = new_game(url, {"preset": "standard", "target": 30})
+    # Long enough that the match cannot end while the server drains (a gevent worker serves its
+    # open connections for up to a second after SIGTERM, each closed after its next answer).
+    game_id, token_a, token_b = new_game(url, {"preset": "standard", "target": 150})
     caplog.set_level(logging.INFO, logger="gin.bot")
     results: dict = {}
     player = threading.Thread(target=lambda: results.update(
