@@ -51,8 +51,8 @@ class CardScheme:
         for group in by_rank.values():
             for size in (3, 4):
                 found.extend(combinations(sorted(group), size))
-        seen: set[frozenset] = set()
         for suit, ranks in by_suit.items():
+            seen: set[frozenset] = set()  # a whole-suit circle is found from every start
             for start in ranks:
                 run = [start]
                 while len(run) < 13:
