@@ -66,7 +66,7 @@ class Match:
 
     @classmethod
     def new(cls, rules: Rules | None, first_dealer: int) -> "Match":
-        return cls(rules or Rules(), first_dealer)
+        return _class_for(rules or Rules())(rules or Rules(), first_dealer)
 
     # -- queries -------------------------------------------------------------------------
 
@@ -152,6 +152,8 @@ class Match:
             raise IllegalAction("wrong-phase", "both players passed the upcard: draw from the stock")
         if action.source == "discard" and not self.discard_pile:
             raise IllegalAction("wrong-phase", "the discard pile is empty: draw from the stock")
+        if action.count > 1 and not self.rules.mahjong:
+            raise IllegalAction("one-card-only", "only Mahjong gin takes several discards; draw one card")
 
     def _check_last_discard_offer(self, seat: int, action: Action) -> None:
         if isinstance(action, Pass):
@@ -417,7 +419,8 @@ class Match:
 
     @classmethod
     def from_dict(cls, data: dict) -> "Match":
-        match = cls(Rules.from_dict(data["rules"]), data["first_dealer"])
+        rules = Rules.from_dict(data["rules"])
+        match = _class_for(rules)(rules, data["first_dealer"])
         for name in ("dealer", "hand_number", "phase", "to_move", "upcard_passes", "must_draw_stock",
                      "must_knock", "knock_limit", "multiplier", "wins"):
             setattr(match, name, copy.copy(data[name]))
@@ -431,10 +434,22 @@ class Match:
         match.knock_card = Card.parse(data["knock_card"]) if data.get("knock_card") else None
         for name in ("games", "sheet", "last_hand", "result"):
             setattr(match, name, plain_copy(data[name]))
+        match._load_extra(data)
         return match
+
+    def _load_extra(self, data: dict) -> None:
+        """A variant's own state (Mahjong gin's table)."""
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Match) and self.to_dict() == other.to_dict()
 
     def __repr__(self) -> str:
         return f"<Match hand {self.hand_number} {self.phase} to_move={self.to_move}>"
+
+
+def _class_for(rules: Rules) -> type:
+    """Mahjong gin's turns and scoring differ enough to live in their own class."""
+    if rules.mahjong:
+        from .mahjong import MahjongMatch
+        return MahjongMatch
+    return Match
