@@ -113,7 +113,8 @@ def join_game(args, game_id):
 
 
 @games.route("/games/<game_id>", methods=["GET"])
-@games.doc(operationId="getGame", security=BEARER, parameters=[IF_NONE_MATCH])
+# `parameters` here replaces the list @arguments would make: the long-poll's query is named again.
+@games.doc(operationId="getGame", security=BEARER, parameters=[IF_NONE_MATCH, {"in": "query", "schema": WaitQuerySchema}])
 @games.arguments(WaitQuerySchema, location="query")
 @games.response(200, GameViewSchema, headers=ETAG_HEADER, example=VIEW_EXAMPLE)
 @games.alt_response(304, description="Not modified: the version named in If-None-Match is current",
