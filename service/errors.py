@@ -122,12 +122,22 @@ def status_phrase(status: int) -> str:
     return HTTPStatus(status).phrase
 
 
+# What any path may answer, beside the statuses each operation lists (the server and the routing
+# answer these before any operation is chosen).
+ANYWHERE = ("bad-request", "not-found", "method-not-allowed", "uri-too-long", "header-too-large",
+            "internal-error", "database-unavailable", "database-not-migrated")
+ANYWHERE_DESCRIPTION = "Any error, as a problem document. On any path: " + "; ".join(
+    f"{STATUS_BY_CODE[code]} `{code}`: {SERVICE_CODES[code][1]}" for code in ANYWHERE)
+
+
 class ProblemApi(Api):
     """flask-smorest's Api, answering and documenting errors as application/problem+json."""
 
     ERROR_SCHEMA = ProblemSchema
 
     def _register_responses(self):
+        from . import contract
+        contract.register(self.spec, self.ma_plugin)  # the unions and documented-as fields, first
         # The lazily registered per-status responses (e.g. the 422 that @arguments documents)
         # are problem+json, not the success media type.
         for status in HTTPStatus:
@@ -136,7 +146,9 @@ class ProblemApi(Api):
                 response["schema"] = self.ERROR_SCHEMA
             prepare_response(response, self.spec, PROBLEM_MEDIA_TYPE)
             self.spec.components.response(status.name, response, lazy=True)
-        response = {"description": "Any error: a problem document", "schema": self.ERROR_SCHEMA}
+        response = {"description": ANYWHERE_DESCRIPTION, "schema": self.ERROR_SCHEMA,
+                    "headers": {"Allow": {"description": "405 only: the methods the path takes",
+                                          "schema": {"type": "string"}}}}
         prepare_response(response, self.spec, PROBLEM_MEDIA_TYPE)
         self.spec.components.response(self.DEFAULT_ERROR_RESPONSE_NAME, response, lazy=True)
 

@@ -11,12 +11,13 @@ from .errors import ENGINE_CODES, Problem
 from .extensions import db
 from .examples import CREATED_EXAMPLE, EVENTS_EXAMPLE, JOINED_EXAMPLE
 from .web import (BEARER, ETAG_HEADER, IDEMPOTENCY_KEY, IF_MATCH, IF_NONE_MATCH, bearer_token,
-                   check_if_match, etag_headers, idempotency_key, parse_json_body, problems)
+                   check_if_match, check_if_match_syntax, etag_headers, idempotency_key, parse_json_body, problems)
 from .notify import contacts
 from .notify.schemas import WaitQuerySchema
 from .rules import Rules
-from .schemas import (ActionSchema, CreatedGameSchema, CreateGameSchema, EventsPageSchema,
-                      EventsQuerySchema, GameViewSchema, JoinedGameSchema, JoinGameSchema, VIEW_EXAMPLE)
+from .contract import ref
+from .schemas import (CreatedGameSchema, CreateGameSchema, EventsPageSchema, EventsQuerySchema, GameViewSchema,
+                      JoinedGameSchema, JoinGameSchema, VIEW_EXAMPLE, action_errors)
 
 games = Blueprint("games", __name__, description="Games, seats, moves and history")
 
@@ -76,17 +77,18 @@ def links(game_id: str) -> dict:
 
 
 @games.route("/games", methods=["POST"])
+@games.doc(operationId="createGame")
 @games.arguments(CreateGameSchema, example={"name": "Ann", "rules": {"preset": "standard", "target": 100}})
 @games.response(201, CreatedGameSchema, example=CREATED_EXAMPLE, headers={
     "Location": {"description": "The game's URL", "schema": {"type": "string"}}, **ETAG_HEADER})
 @problems(games, "malformed-json", "payload-too-large", "unsupported-media-type", "validation-error",
-          "invalid-option", "too-many-confirmations")
+          "invalid-option", "too-many-confirmations", "too-many-invitations", "invitation-refused")
 def create_game(args):
     """Create a game and take seat 0. The token and the invite code are shown once only."""
     rules = Rules.from_dict(args["rules"])
     with store.transaction():
         game, token, invite = store.create_game(rules, args["name"], args["move_time_hours"])
-        contact = contacts.on_seat_taken(game, None, 0, args, deadlines.now())
+        contact = contacts.on_seat_taken(game, None, 0, args, deadlines.now(), invite_code=invite)
         view = json.loads(store.publish_views(game, None)[0])
     body = {"game_id": game.id, "seat": 0, "token": token, "invite_code": invite,
             "links": links(game.id), "game": view, **({"contact": contact} if contact else {})}
@@ -94,6 +96,7 @@ def create_game(args):
 
 
 @games.route("/games/<game_id>/join", methods=["POST"])
+@games.doc(operationId="joinGame")
 @games.arguments(JoinGameSchema, example={"invite_code": "pX0c...", "name": "Bob"})
 @games.response(201, JoinedGameSchema, headers=ETAG_HEADER, example=JOINED_EXAMPLE)
 @problems(games, "malformed-json", "payload-too-large", "unsupported-media-type", "validation-error",
@@ -110,7 +113,8 @@ def join_game(args, game_id):
 
 
 @games.route("/games/<game_id>", methods=["GET"])
-@games.doc(security=BEARER, parameters=[IF_NONE_MATCH])
+# `parameters` here replaces the list @arguments would make: the long-poll's query is named again.
+@games.doc(operationId="getGame", security=BEARER, parameters=[IF_NONE_MATCH, {"in": "query", "schema": WaitQuerySchema}])
 @games.arguments(WaitQuerySchema, location="query")
 @games.response(200, GameViewSchema, headers=ETAG_HEADER, example=VIEW_EXAMPLE)
 @games.alt_response(304, description="Not modified: the version named in If-None-Match is current",
@@ -129,7 +133,7 @@ def get_game(query, game_id):
 
 
 @games.route("/games/<game_id>/stream", methods=["GET"])
-@games.doc(security=BEARER, parameters=[LAST_EVENT_ID], responses={"200": {
+@games.doc(operationId="streamGame", security=BEARER, parameters=[LAST_EVENT_ID], responses={"200": {
     "description": STREAM_DESCRIPTION, "content": {"text/event-stream": {"schema": SSE_EVENT}}},
     "204": {"description": "The match is over and Last-Event-ID names its last version: nothing more "
                            "will come (EventSource stops reconnecting)"}})
@@ -151,8 +155,8 @@ def stream_game(game_id):
 
 
 @games.route("/games/<game_id>/actions", methods=["POST"])
-@games.doc(security=BEARER, parameters=[IF_MATCH, IDEMPOTENCY_KEY], requestBody={
-    "required": True, "content": {"application/json": {"schema": ActionSchema, "examples": {
+@games.doc(operationId="postAction", security=BEARER, parameters=[IF_MATCH, IDEMPOTENCY_KEY], requestBody={
+    "required": True, "content": {"application/json": {"schema": ref("Action"), "examples": {
         "draw": {"value": {"type": "draw", "from": "stock"}},
         "discard": {"value": {"type": "discard", "card": "7H"}},
         "knock": {"value": {"type": "knock", "discard": "KD", "melds": [["7C", "8C", "9C"]]}}}}}})
@@ -163,11 +167,16 @@ def stream_game(game_id):
 def post_action(game_id):
     """Make one move. The engine decides; the answer is the new view. A retry with the same
     Idempotency-Key returns the first answer and never applies twice."""
-    body, key = request.get_json(), idempotency_key()
+    body = request.get_json()
     with store.transaction():
+        # The token, the headers' form, a replay, the action's form, and only then the game's state.
         game, seat = store.lock_seat(game_id, bearer_token())
+        key = idempotency_key()
+        check_if_match_syntax()
         if (earlier := store.earlier_answer(game, seat, key, body)) is not None:
             return earlier.response, earlier.status, etag_headers(earlier.version)
+        if (fault := action_errors(body)) is not None:
+            raise Problem("invalid-action", fault)
         check_if_match(game.version)
         view = store.play(game, seat, body)[seat]
         store.remember_answer(game, seat, key, body, 200, view)
@@ -175,7 +184,7 @@ def post_action(game_id):
 
 
 @games.route("/games/<game_id>/events", methods=["GET"])
-@games.doc(security=BEARER)
+@games.doc(operationId="listEvents", security=BEARER)
 @games.arguments(EventsQuerySchema, location="query")
 @games.response(200, EventsPageSchema, example=EVENTS_EXAMPLE)
 @problems(games, "invalid-token", "validation-error")

@@ -1,15 +1,24 @@
-"""marshmallow schemas: request validation, response shapes, and the source of openapi.yaml."""
+"""marshmallow schemas: request validation, response shapes, and the source of openapi.yaml.
+
+Every response field the service always sends is `required` (generated clients type it as present);
+a field whose JSON shape marshmallow cannot say is documented through contract.DOC_KEY."""
 from __future__ import annotations
 
 import marshmallow as ma
 from marshmallow import fields as f
 from marshmallow import validate as v
 
+from .contract import DOC_KEY, ref
+from .notify.invite_schema import InviteFields
 from .notify.schemas import MOVE_TIME_HOURS, ContactFields, ContactOutSchema, no_encoded_word
+from .rules import options as rule_options
 
+CARD_PATTERN = "^[A2-9TJQK][CDHS]$"  # rank (A 2-9 T J Q K) then suit (C D H S), as the views write them
 CARD = {"description": "A card: rank (A 2-9 T J Q K) then suit (C D H S)", "example": "7H"}
-ACTION_TYPES = ("take_upcard", "pass", "draw", "discard", "knock", "big_gin", "resign",
-                "claim_timeout")  # claim_timeout: the waiting seat, once the opponent's deadline passed
+PHASES = ("awaiting_deal", "upcard_offer", "draw", "discard", "last_discard_offer", "match_over")
+STATUSES = ("waiting_for_opponent", "active", "finished")
+HAND_RESULTS = ("knock", "gin", "big_gin", "undercut", "tie", "void")
+MATCH_END_REASONS = ("target", "resign", "timeout")
 
 
 def _doc(description: str, **more) -> dict:
@@ -26,15 +35,43 @@ class StrictSchema(ma.Schema):
 class ProblemSchema(ma.Schema):
     """An RFC 9457 problem document (media type application/problem+json)."""
 
-    type = f.String(**_doc("A URI reference naming the kind of problem", example="/docs#problem-not-your-turn"))
-    title = f.String(**_doc("The HTTP status phrase", example="Conflict"))
-    status = f.Integer(**_doc("The HTTP status code", example=409))
-    detail = f.String(**_doc("What went wrong, for a human; names the card and the phase",
-                             example="it is seat 1's turn, in the draw"))
-    code = f.String(**_doc("Stable machine code: switch on this", example="not-your-turn"))
-    instance = f.String(**_doc("The request path", example="/games/x1y2/actions"))
+    type = f.String(required=True, **_doc("A URI reference naming the kind of problem",
+                                          example="/docs#problem-not-your-turn"))
+    title = f.String(required=True, **_doc("The HTTP status phrase", example="Conflict"))
+    status = f.Integer(required=True, **_doc("The HTTP status code", example=409))
+    detail = f.String(required=True, **_doc("What went wrong, for a human; names the card and the phase",
+                                            example="it is seat 1's turn, in the draw"))
+    code = f.String(required=True, **_doc("Stable machine code: switch on this", example="not-your-turn",
+                                          **{DOC_KEY: lambda: {"type": "string", "enum": _problem_codes()}}))
+    instance = f.String(required=True, **_doc("The request path", example="/games/x1y2/actions"))
     errors = f.Dict(**_doc("validation-error only: the offending fields and their messages"))
     option = f.String(**_doc("invalid-option only: the rules option that was refused", example="knock_limt"))
+
+
+def _problem_codes() -> list[str]:
+    from .errors import CATALOGUE  # errors imports this module: read the catalogue at spec time
+    return sorted(CATALOGUE)
+
+
+class Card(f.String):
+    def __init__(self, **kwargs):
+        kwargs.setdefault("metadata", {}).setdefault("description", CARD["description"])
+        kwargs["metadata"].setdefault("example", CARD["example"])
+        super().__init__(validate=v.Regexp(CARD_PATTERN, error="not a card: write rank then suit, like 7H or TD"),
+                         **kwargs)
+
+
+def cards(description: str, **kwargs) -> f.List:
+    return f.List(Card(), required=True, **_doc(description), **kwargs)
+
+
+def seat_field(description: str = "A seat: 0 (who created the game) or 1", **kwargs) -> f.Integer:
+    return f.Integer(validate=v.Range(0, 1), **_doc(description), **kwargs)
+
+
+def pair(description: str) -> f.List:
+    """A number per seat: [seat 0's, seat 1's]."""
+    return f.List(f.Integer(), required=True, validate=v.Length(2, 2), **_doc(description))
 
 
 # -- requests ------------------------------------------------------------------------------
@@ -59,11 +96,34 @@ class NameField(f.String):
         return text.strip()
 
 
-class CreateGameSchema(StrictSchema, ContactFields):
+def rules_schema(*, all_required: bool) -> dict:
+    """The rules options as JSON Schema, from the engine's own table (service/rules/options.py):
+    the options a game is created with (each optional), or the set every view shows (the options
+    added later appear there only when they differ from their standard value)."""
+    always = getattr(rule_options, "OPTION_SPECS")
+    every = getattr(rule_options, "ALL_OPTION_SPECS", always)
+    properties = {"preset": {"type": "string", "enum": list(rule_options.PRESETS),
+                             "description": "The preset the options start from (docs/RULES.md)"}}
+    for name, (kind, allowed) in every.items():
+        if kind is bool:
+            properties[name] = {"type": "boolean"}
+        elif kind is int:
+            properties[name] = {"type": "integer", "minimum": allowed.start, "maximum": allowed.stop - 1}
+        else:
+            properties[name] = {"type": "string", "enum": list(allowed)}
+    schema = {"type": "object", "properties": properties, "additionalProperties": False}
+    if all_required:
+        schema["required"] = ["preset", *always]
+    return schema
+
+
+class CreateGameSchema(StrictSchema, ContactFields, InviteFields):
     name = NameField()
+    # Loaded loosely and checked by the engine, which names the option it refuses (invalid-option).
     rules = f.Dict(load_default=dict, **_doc(
-        "A preset from RULES.md plus option overrides; unknown options are refused (invalid-option)",
-        example={"preset": "standard", "knock_limit": 10}))
+        "A preset from RULES.md plus option overrides; an unknown option or a value out of range is "
+        "refused (422 invalid-option, naming the option)",
+        example={"preset": "standard", "knock_limit": 10}, **{DOC_KEY: ref("RulesChoice")}))
     move_time_hours = MOVE_TIME_HOURS
 
 
@@ -73,18 +133,88 @@ class JoinGameSchema(StrictSchema, ContactFields):
     name = NameField()
 
 
-class ActionSchema(ma.Schema):
-    """One action, in the engine's JSON form; every entry of a view's legal_actions is postable as is.
-    The engine parses and checks it (a malformed action is 400 invalid-action)."""
+def action_type(name: str) -> f.String:
+    return f.String(required=True, validate=v.OneOf((name,)), **_doc("The kind of action"))
 
-    type = f.String(required=True, validate=v.OneOf(ACTION_TYPES), **_doc("The kind of action"))
-    from_ = f.String(data_key="from", attribute="from", validate=v.OneOf(("stock", "discard")),
-                     **_doc("draw only: where to draw from"))
-    card = f.String(**_doc("discard only: the card to discard", example="7H"))
-    discard = f.String(**_doc("knock only: the card discarded face down", example="KD"))
-    melds = f.List(f.List(f.String()), **_doc(
-        "knock only, optional: the knocker's melds; omitted, the engine lays out the best",
+
+class TakeUpcardActionSchema(StrictSchema):
+    """Take the upcard (the first turn's offer)."""
+    type = action_type("take_upcard")
+
+
+class PassActionSchema(StrictSchema):
+    """Pass the upcard, or the last discard when the stock has run down."""
+    type = action_type("pass")
+
+
+class DrawActionSchema(StrictSchema):
+    """Draw the top card of the stock or of the discard pile."""
+    type = action_type("draw")
+    from_ = f.String(data_key="from", attribute="from", required=True, validate=v.OneOf(("stock", "discard")),
+                     **_doc("Where to draw from"))
+
+
+class DiscardActionSchema(StrictSchema):
+    """Discard a card, ending the turn."""
+    type = action_type("discard")
+    card = Card(required=True, metadata={"description": "The card to discard"})
+
+
+class KnockActionSchema(StrictSchema):
+    """Knock (or go gin), discarding a card face down."""
+    type = action_type("knock")
+    discard = Card(required=True, metadata={"description": "The card discarded face down"})
+    melds = f.List(f.List(Card()), allow_none=True, **_doc(
+        "Optional: the knocker's melds; left out (or null), the engine lays out the best",
         example=[["7C", "8C", "9C"]]))
+
+
+class BigGinActionSchema(StrictSchema):
+    """Declare Big Gin: all 11 cards meld."""
+    type = action_type("big_gin")
+
+
+class ResignActionSchema(StrictSchema):
+    """Give up the match (the opponent wins); allowed whenever the match goes on."""
+    type = action_type("resign")
+
+
+class ClaimTimeoutActionSchema(StrictSchema):
+    """The waiting seat claims the match once the opponent's deadline has passed."""
+    type = action_type("claim_timeout")
+
+
+ACTION_SCHEMAS = {"take_upcard": TakeUpcardActionSchema, "pass": PassActionSchema, "draw": DrawActionSchema,
+                  "discard": DiscardActionSchema, "knock": KnockActionSchema, "big_gin": BigGinActionSchema,
+                  "resign": ResignActionSchema, "claim_timeout": ClaimTimeoutActionSchema}
+ACTION_TYPES = tuple(ACTION_SCHEMAS)
+
+
+def action_errors(body) -> str | None:
+    """What is wrong with an action's form (None when it is well formed), judged by the very
+    schemas openapi.yaml documents: the HTTP API takes exactly the actions its spec describes."""
+    if not isinstance(body, dict):
+        return "an action must be a JSON object with a 'type'"
+    kind = body.get("type")
+    if not isinstance(kind, str) or kind not in ACTION_SCHEMAS:
+        return f"unknown action type {kind!r}; one of {', '.join(ACTION_TYPES)}"
+    try:
+        ACTION_SCHEMAS[kind]().load(body)
+    except ma.ValidationError as exc:
+        return f"{kind}: " + "; ".join(f"{field}: {' '.join(map(str, _flat(messages)))}"
+                                       for field, messages in exc.normalized_messages().items())
+    return None
+
+
+def _flat(messages):
+    if isinstance(messages, dict):
+        for value in messages.values():
+            yield from _flat(value)
+    elif isinstance(messages, list):
+        for value in messages:
+            yield from _flat(value)
+    else:
+        yield messages
 
 
 class EventsQuerySchema(ma.Schema):
@@ -95,66 +225,167 @@ class EventsQuerySchema(ma.Schema):
 
 # -- responses -----------------------------------------------------------------------------
 
+class EngineRecord(ma.Schema):
+    """A record the rules engine writes (scores, hand and match results, events): open to fields a
+    later engine adds (additionalProperties), which clients should ignore."""
+
+    class Meta:
+        unknown = ma.INCLUDE
+
+
 class ArrangementSchema(ma.Schema):
-    melds = f.List(f.List(f.String()), **_doc("Own melds of the best arrangement"))
-    deadwood = f.List(f.String(), **_doc("Own unmelded cards"))
-    deadwood_points = f.Integer()
-    best_discard = f.String(**_doc("With 11 cards: the discard leaving the least deadwood"))
-    deadwood_after_discard = f.Integer(**_doc("With 11 cards: the deadwood after best_discard"))
+    melds = f.List(f.List(Card()), required=True, **_doc("Own melds of the best arrangement"))
+    deadwood = cards("Own unmelded cards")
+    deadwood_points = f.Integer(required=True)
+    best_discard = Card(metadata={"description": "With 11 cards only: the discard leaving the least deadwood"})
+    deadwood_after_discard = f.Integer(**_doc("With 11 cards only: the deadwood after best_discard"))
 
 
 class OpponentSchema(ma.Schema):
-    seat = f.Integer()
-    card_count = f.Integer()
-    known_cards = f.List(f.String(), **_doc("Cards the opponent took from the discard pile and still holds"))
+    seat = seat_field(required=True)
+    card_count = f.Integer(required=True)
+    known_cards = cards("Cards the opponent took from the discard pile and still holds")
 
 
-class ScoresSchema(ma.Schema):
-    games = f.List(f.Dict(), **_doc("One game (three with Hollywood scoring): totals, hands_won, closed, final"))
-    hands_won = f.List(f.Integer())
-    sheet = f.List(f.Dict(), **_doc("One line per hand played"))
+class GameFinalSchema(EngineRecord):
+    """A closed game's score with its bonuses."""
+    winner = seat_field(required=True)
+    hand_points = pair("Points from hands won")
+    shutout_bonus = pair("The shutout bonus (rules.shutout), when the loser won no hand")
+    game_bonus = pair("rules.game_bonus, to the winner")
+    box_bonus = pair("rules.box_bonus per hand won")
+    totals = pair("The sum of the above")
+    margin = f.Integer(required=True, **_doc("The winner's total less the loser's"))
+
+
+class ScoreGameSchema(EngineRecord):
+    """One game of the match (Hollywood scoring keeps three at once)."""
+    totals = pair("Hand points so far")
+    hands_won = pair("Hands won in this game")
+    closed = f.Boolean(required=True, **_doc("Someone reached the target in this game"))
+    final = f.Nested(GameFinalSchema, required=True, allow_none=True, **_doc("Once closed: the bonuses and totals"))
+
+
+class SheetLineSchema(EngineRecord):
+    """One hand on the score sheet."""
+    hand = f.Integer(required=True)
+    dealer = seat_field(required=True)
+    knocker = seat_field("Who knocked (left out for a void hand)", )
+    result = f.String(required=True, validate=v.OneOf(HAND_RESULTS))
+    winner = seat_field("null: a tie or a void hand", required=True, allow_none=True)
+    points = f.Integer(required=True)
+    games_credited = f.List(f.Integer(), **_doc("Indexes of the games the points went to (left out for a void hand)"))
+
+
+class ScoresSchema(EngineRecord):
+    games = f.List(f.Nested(ScoreGameSchema), required=True,
+                   **_doc("One game (three with Hollywood scoring)"))
+    hands_won = pair("Hands won in the match")
+    sheet = f.List(f.Nested(SheetLineSchema), required=True, **_doc("One line per hand played"))
+
+
+class SeatCardsSchema(ma.Schema):
+    """Cards per seat, keyed by the seat number as a string; a seat's key is left out while its
+    cards are hidden from this viewer."""
+    zero = f.List(Card(), data_key="0", attribute="0", **_doc("Seat 0's cards"))
+    one = f.List(Card(), data_key="1", attribute="1", **_doc("Seat 1's cards"))
+
+
+class BothHandsSchema(ma.Schema):
+    """Both seats' cards, keyed by the seat number as a string."""
+    zero = f.List(Card(), required=True, data_key="0", attribute="0", **_doc("Seat 0's cards"))
+    one = f.List(Card(), required=True, data_key="1", attribute="1", **_doc("Seat 1's cards"))
+
+
+class HandRecordSchema(EngineRecord):
+    """How a hand ended, both hands shown. A void hand (the stock ran out) has only the first fields."""
+    hand = f.Integer(required=True)
+    dealer = seat_field(required=True)
+    result = f.String(required=True, validate=v.OneOf(HAND_RESULTS))
+    winner = seat_field("null: a tie or a void hand", required=True, allow_none=True)
+    knocker = seat_field("null for a void hand", required=True, allow_none=True)
+    points = f.Integer(required=True, **_doc("What the winner scored, multiplier included"))
+    hands = f.Nested(BothHandsSchema, required=True, **_doc("Both hands as they ended"))
+    knock_discard = Card(allow_none=True, metadata={"description": "The knocker's discard; null for Big Gin"})
+    knocker_melds = f.List(f.List(Card()))
+    knocker_deadwood = f.List(Card())
+    knocker_points = f.Integer()
+    defender_melds = f.List(f.List(Card()))
+    defender_layoffs = f.List(Card(), **_doc("Cards the defender laid off on the knocker's melds"))
+    defender_deadwood = f.List(Card())
+    defender_points = f.Integer()
+    multiplier = f.Integer(**_doc("2 for an Oklahoma spade hand, else 1"))
+    games_credited = f.List(f.Integer())
+
+
+class MatchResultSchema(EngineRecord):
+    winner = seat_field("null: a drawn Hollywood match", required=True, allow_none=True)
+    reason = f.String(required=True, validate=v.OneOf(MATCH_END_REASONS))
+    margin = f.Integer(required=True, **_doc("The winner's lead over all games (negative when the boxes "
+                                             "left the loser ahead)"))
+    totals = pair("Final totals, bonuses included")
+    games = f.List(f.Nested(ScoreGameSchema), required=True)
+    hands_won = pair("Hands won in the match")
 
 
 class PlayerSchema(ma.Schema):
-    seat = f.Integer()
-    name = f.String(allow_none=True, **_doc("null until the seat is taken"))
+    seat = seat_field(required=True)
+    name = f.String(required=True, allow_none=True, **_doc("null until the seat is taken"))
 
 
 class RevealedDealSchema(ma.Schema):
-    hand = f.Integer(**_doc("Hand number"))
-    deck = f.List(f.String(), **_doc("The 52 cards in the order dealt (index 0 first)"))
-    salt = f.String(**_doc("64 hex digits"))
-    commitment = f.String(**_doc("hex(sha256(salt + ':' + ' '.join(deck))), as shown when dealt"))
+    hand = f.Integer(required=True, **_doc("Hand number"))
+    deck = f.List(Card(), required=True, validate=v.Length(52, 52), **_doc("The 52 cards in the order dealt (index 0 first)"))
+    salt = f.String(required=True, validate=v.Regexp("^[0-9a-f]{64}$"), **_doc("64 hex digits"))
+    commitment = f.String(required=True, validate=v.Regexp("^[0-9a-f]{64}$"),
+                          **_doc("hex(sha256(salt + ':' + ' '.join(deck))), as shown when dealt"))
+
+
+class Documented(f.Raw):
+    """Dumped unchanged (the engine's JSON is already the answer), documented as `schema`."""
+
+    def __init__(self, schema, **kwargs):
+        metadata = kwargs.pop("metadata", {})
+        super().__init__(metadata={**metadata, DOC_KEY: schema}, **kwargs)
 
 
 class GameViewSchema(ma.Schema):
     """The caller's view: the engine's view of the match for this seat, plus the game's envelope."""
 
-    game_id = f.String()
-    version = f.Integer(**_doc("Increases with every change; also the ETag"))
-    status = f.String(**_doc("waiting_for_opponent, active or finished"))
-    players = f.List(f.Nested(PlayerSchema))
-    deadline = f.String(allow_none=True, **_doc("When the player to move must act (ISO-8601), or null"))
-    deal_commitment = f.String(allow_none=True, **_doc("SHA-256 commitment to the current hand's deck order"))
-    revealed_deals = f.List(f.Nested(RevealedDealSchema), **_doc("Deck order and salt of every finished hand"))
-    seat = f.Integer(**_doc("The caller's seat, 0 or 1"))
-    phase = f.String(**_doc("awaiting_deal, upcard_offer, draw, discard, last_discard_offer, match_over"))
-    to_move = f.Integer(allow_none=True)
-    dealer = f.Integer(allow_none=True, **_doc("null until both seats are taken"))
-    hand_number = f.Integer()
-    hand = f.List(f.String(), **_doc("The caller's own cards, sorted"))
-    arrangement = f.Nested(ArrangementSchema, allow_none=True)
-    opponent = f.Nested(OpponentSchema)
-    discard_pile = f.List(f.String(), **_doc("Bottom to top"))
-    stock_count = f.Integer()
-    knock_limit = f.Integer()
-    multiplier = f.Integer(**_doc("2 for an Oklahoma spade hand, else 1"))
-    legal_actions = f.List(f.Nested(ActionSchema), **_doc("Each postable unchanged to /actions"))
-    can_resign = f.Boolean()
-    scores = f.Nested(ScoresSchema)
-    last_hand = f.Dict(allow_none=True, **_doc("The previous hand's full record, both hands shown"))
-    result = f.Dict(allow_none=True, **_doc("The match result once it is over"))
-    rules = f.Dict(**_doc("Every rules option's value, plus the preset"))
+    game_id = f.String(required=True)
+    version = f.Integer(required=True, **_doc("Increases with every change; also the ETag"))
+    status = f.String(required=True, validate=v.OneOf(STATUSES))
+    players = f.List(f.Nested(PlayerSchema), required=True)
+    deadline = f.String(required=True, allow_none=True,
+                        **_doc("When the player to move must act (ISO-8601), or null"))
+    deal_commitment = f.String(required=True, allow_none=True,
+                               **_doc("SHA-256 commitment to the current hand's deck order"))
+    revealed_deals = f.List(f.Nested(RevealedDealSchema), required=True,
+                            **_doc("Deck order and salt of every finished hand"))
+    seat = seat_field("The caller's seat", required=True)
+    phase = f.String(required=True, validate=v.OneOf(PHASES))
+    to_move = seat_field("The seat to move; null between hands and once the match is over",
+                         required=True, allow_none=True)
+    dealer = seat_field("null until both seats are taken", required=True, allow_none=True)
+    hand_number = f.Integer(required=True, **_doc("0 until the first deal"))
+    hand = cards("The caller's own cards, sorted")
+    arrangement = f.Nested(ArrangementSchema, required=True, allow_none=True,
+                           **_doc("The best layout of the caller's hand; null with no cards"))
+    opponent = f.Nested(OpponentSchema, required=True)
+    discard_pile = cards("Bottom to top")
+    stock_count = f.Integer(required=True)
+    knock_limit = f.Integer(required=True)
+    multiplier = f.Integer(required=True, **_doc("2 for an Oklahoma spade hand, else 1"))
+    legal_actions = Documented({"type": "array", "items": ref("Action")}, required=True,
+                               metadata={"description": "Each postable unchanged to /actions (resign is "
+                                                        "always allowed while can_resign, and never listed)"})
+    can_resign = f.Boolean(required=True)
+    scores = f.Nested(ScoresSchema, required=True)
+    last_hand = f.Nested(HandRecordSchema, required=True, allow_none=True,
+                         **_doc("The previous hand's full record, both hands shown"))
+    result = f.Nested(MatchResultSchema, required=True, allow_none=True, **_doc("Once the match is over"))
+    rules = Documented(ref("Rules"), required=True,
+                       metadata={"description": "Every rules option's value, plus the preset"})
 
 
 # A real view (seat 1 just took the upcard), for the spec's examples.
@@ -182,56 +413,126 @@ VIEW_EXAMPLE = {
 
 
 class LinksSchema(ma.Schema):
-    game = f.String()
-    join = f.String()
-    actions = f.String()
-    events = f.String()
+    game = f.String(required=True)
+    join = f.String(required=True)
+    actions = f.String(required=True)
+    events = f.String(required=True)
 
 
 class CreatedGameSchema(ma.Schema):
-    game_id = f.String()
-    seat = f.Integer(**_doc("Always 0 for the creator"))
-    token = f.String(**_doc("The creator's bearer token. Shown once: keep it"))
-    invite_code = f.String(**_doc("Give this to the opponent; it works once"))
-    links = f.Nested(LinksSchema)
-    game = f.Nested(GameViewSchema)
+    game_id = f.String(required=True)
+    seat = seat_field("Always 0 for the creator", required=True)
+    token = f.String(required=True, **_doc("The creator's bearer token. Shown once: keep it"))
+    invite_code = f.String(required=True, **_doc("Give this to the opponent; it works once"))
+    links = f.Nested(LinksSchema, required=True)
+    game = f.Nested(GameViewSchema, required=True)
     contact = f.Nested(ContactOutSchema, **_doc("Only when contact fields were given"))
 
 
 class JoinedGameSchema(ma.Schema):
-    game_id = f.String()
-    seat = f.Integer(**_doc("Always 1 for the joiner"))
-    token = f.String(**_doc("The joiner's bearer token. Shown once: keep it"))
-    links = f.Nested(LinksSchema)
-    game = f.Nested(GameViewSchema)
+    game_id = f.String(required=True)
+    seat = seat_field("Always 1 for the joiner", required=True)
+    token = f.String(required=True, **_doc("The joiner's bearer token. Shown once: keep it"))
+    links = f.Nested(LinksSchema, required=True)
+    game = f.Nested(GameViewSchema, required=True)
     contact = f.Nested(ContactOutSchema, **_doc("Only when contact fields were given"))
 
 
-class EventSchema(ma.Schema):
-    """One event as this seat may see it; the fields besides these depend on `type`."""
+# -- events: one schema per type ----------------------------------------------------------
 
-    class Meta:
-        unknown = ma.INCLUDE  # documents additionalProperties: the other fields depend on the type
-
-    seq = f.Integer(**_doc("Sequence number, from 1, unique within the game"))
-    type = f.String(**_doc("deal, take_upcard, pass, draw, discard, knock, big_gin, hand_end, "
-                           "hand_void, resign, timeout, match_end"))
-    hand = f.Integer()
-    seat = f.Integer(**_doc("The seat that acted, when one did"))
+class EventBase(EngineRecord):
+    seq = f.Integer(required=True, **_doc("Sequence number, from 1, unique within the game"))
+    hand = f.Integer(required=True, **_doc("The hand it belongs to"))
 
 
-class PassThroughNested(f.Nested):
-    """Documented as the nested schema, dumped unchanged: an event's fields depend on its type."""
+def event_type(name: str) -> f.String:
+    return f.String(required=True, validate=v.OneOf((name,)))
 
-    def _serialize(self, value, attr, obj, **kwargs):
-        return value
+
+class SeatEventBase(EventBase):
+    seat = seat_field("The seat that acted", required=True)
+
+
+class DealEventSchema(EventBase):
+    """A hand was dealt."""
+    type = event_type("deal")
+    dealer = seat_field(required=True)
+    upcard = Card(required=True, metadata={"description": "The first card of the discard pile"})
+    stock_count = f.Integer(required=True)
+    knock_limit = f.Integer(required=True, **_doc("This hand's (Oklahoma: the upcard's value)"))
+    cards = f.Nested(SeatCardsSchema, required=True,
+                     **_doc("The cards dealt: your own; the opponent's once the hand is over"))
+
+
+class TakeUpcardEventSchema(SeatEventBase):
+    type = event_type("take_upcard")
+    card = Card(required=True)
+
+
+class PassEventSchema(SeatEventBase):
+    type = event_type("pass")
+
+
+class DrawEventSchema(SeatEventBase):
+    type = event_type("draw")
+    from_ = f.String(data_key="from", attribute="from", required=True, validate=v.OneOf(("stock", "discard")))
+    card = Card(metadata={"description": "Always from the discard pile; from the stock only for the "
+                                         "drawer, or once the hand is over"})
+    stock_count = f.Integer(**_doc("From the stock only: the cards left in it"))
+
+
+class DiscardEventSchema(SeatEventBase):
+    type = event_type("discard")
+    card = Card(required=True)
+
+
+class KnockEventSchema(SeatEventBase):
+    type = event_type("knock")
+    discard = Card(metadata={"description": "The face-down discard: the knocker's own, everyone's once the "
+                                            "hand is over"})
+
+
+class BigGinEventSchema(SeatEventBase):
+    type = event_type("big_gin")
+
+
+class HandEndEventSchema(EventBase):
+    type = event_type("hand_end")
+    record = f.Nested(HandRecordSchema, required=True)
+
+
+class HandVoidEventSchema(EventBase):
+    type = event_type("hand_void")
+    record = f.Nested(HandRecordSchema, required=True)
+
+
+class ResignEventSchema(SeatEventBase):
+    type = event_type("resign")
+
+
+class TimeoutEventSchema(SeatEventBase):
+    """The seat named ran out of time and its opponent claimed the match."""
+    type = event_type("timeout")
+
+
+class MatchEndEventSchema(EventBase):
+    type = event_type("match_end")
+    result = f.Nested(MatchResultSchema, required=True)
+
+
+EVENT_SCHEMAS = {"deal": DealEventSchema, "take_upcard": TakeUpcardEventSchema, "pass": PassEventSchema,
+                 "draw": DrawEventSchema, "discard": DiscardEventSchema, "knock": KnockEventSchema,
+                 "big_gin": BigGinEventSchema, "hand_end": HandEndEventSchema, "hand_void": HandVoidEventSchema,
+                 "resign": ResignEventSchema, "timeout": TimeoutEventSchema, "match_end": MatchEndEventSchema}
 
 
 class EventsPageSchema(ma.Schema):
-    events = f.List(PassThroughNested(EventSchema), **_doc("Events in order, as this seat may see them"))
-    next_after = f.Integer(allow_none=True, **_doc("Pass as ?after= for the next page; null when none is left"))
+    events = Documented({"type": "array", "items": ref("Event")}, required=True,
+                        metadata={"description": "Events in order, as this seat may see them"})
+    next_after = f.Integer(required=True, allow_none=True,
+                           **_doc("Pass as ?after= for the next page; null when none is left"))
 
 
 class HealthSchema(ma.Schema):
-    status = f.String(**_doc("ok when the database answers", example="ok"))
-    database = f.String(**_doc("The database dialect answering", example="sqlite"))
+    status = f.String(required=True, validate=v.OneOf(("ok",)), **_doc("ok when the database answers", example="ok"))
+    database = f.String(required=True, **_doc("The database dialect answering", example="sqlite"))

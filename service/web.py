@@ -16,11 +16,14 @@ BEARER_SCHEME = {"type": "http", "scheme": "bearer",
 ETAG_HEADER = {"ETag": {"description": 'The game\'s version, quoted: "7"', "schema": {"type": "string"}}}
 IF_NONE_MATCH = {"in": "header", "name": "If-None-Match", "required": False, "schema": {"type": "string"},
                  "description": "An ETag from an earlier answer: 304 while the game has not changed"}
-IF_MATCH = {"in": "header", "name": "If-Match", "required": False, "schema": {"type": "string"},
+# RFC 9110 8.8.3 and 13.1.1: `*`, or entity-tags ("7", W/"7") separated by commas.
+ENTITY_TAGS = r'^[ \t]*(\*|(W/)?"[!#-~]*"([ \t]*,[ \t]*(W/)?"[!#-~]*")*)[ \t]*$'
+IF_MATCH = {"in": "header", "name": "If-Match", "required": False,
+            "schema": {"type": "string", "pattern": ENTITY_TAGS, "example": '"7"'},
             "description": "Optional. The ETag of the view the move was chosen from: 412 version-mismatch "
                            "if the game has moved on since. Without it the move is judged on the current state."}
 IDEMPOTENCY_KEY = {"in": "header", "name": "Idempotency-Key", "required": False,
-                   "schema": {"type": "string", "minLength": 1, "maxLength": 200},
+                   "schema": {"type": "string", "minLength": 1, "maxLength": 200, "pattern": "^[ -~]+$"},
                    "description": "Optional, unique per move (e.g. a UUID): a retry with the same key and body "
                                   "returns the first answer and is never applied twice (kept per seat)."}
 
@@ -39,6 +42,15 @@ def etag_headers(version: int) -> dict:
 
 def not_modified(version: int) -> bool:
     return request.if_none_match.contains_weak(str(version))
+
+
+def check_if_match_syntax() -> None:
+    """An If-Match that is not entity-tags is refused as the spec's pattern refuses it, rather than
+    read leniently into a tag that can never match."""
+    value = request.headers.get("If-Match")
+    if value is not None and not re.fullmatch(ENTITY_TAGS, value):
+        raise Problem("validation-error", 'If-Match must be * or quoted versions, like "7"',
+                      errors={"If-Match": ['* or entity-tags, like "7"']})
 
 
 def check_if_match(version: int) -> None:
@@ -83,10 +95,29 @@ def idempotency_key() -> str | None:
     return key
 
 
-def problems(blueprint, *codes: str):
-    """Document the problem responses an operation can answer with, one example per code."""
+def header(description: str, schema_type: str = "integer") -> dict:
+    return {"description": description, "schema": {"type": schema_type}}
+
+
+RATE_LIMIT_HEADERS = {
+    "Retry-After": header("Seconds to wait before trying again"),
+    "RateLimit-Limit": header("rate-limited only: the quota of the limit closest to running out"),
+    "RateLimit-Remaining": header("rate-limited only: requests left in its window (0)"),
+    "RateLimit-Reset": header("rate-limited only: seconds until its window resets"),
+}
+HEADERS_BY_STATUS = {
+    401: {"WWW-Authenticate": header('Bearer realm="gin", error="invalid_token"', "string")},
+    405: {"Allow": header("The methods the path takes", "string")},
+    429: RATE_LIMIT_HEADERS,
+    503: {"Retry-After": header("Seconds to wait before trying again")},
+}
+
+
+def problems(blueprint, *codes: str, limited: bool = True):
+    """Document the problem responses an operation can answer with, one example per code, and
+    their headers. `limited`: the rate limits (service/limits.py) apply, so 429 rate-limited too."""
     by_status = defaultdict(list)
-    for code in codes:
+    for code in (*codes, *(("rate-limited",) if limited else ())):
         by_status[CATALOGUE[code][0]].append(code)
 
     def decorator(func):
@@ -96,6 +127,7 @@ def problems(blueprint, *codes: str):
                 "detail": CATALOGUE[code][1], "code": code}} for code in status_codes}
             func = blueprint.alt_response(
                 status, schema=ProblemSchema, content_type=PROBLEM_MEDIA_TYPE, examples=examples,
+                headers=HEADERS_BY_STATUS.get(status),
                 description="; ".join(f"`{code}`: {CATALOGUE[code][1]}" for code in status_codes))(func)
         return func
     return decorator

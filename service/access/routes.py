@@ -28,6 +28,7 @@ def require_json_body():
 
 
 @access.route("/games/<game_id>/invitation", methods=["POST"])
+@access.doc(operationId="readInvitation")
 @access.arguments(InvitationRequestSchema, example={"invite_code": "q3Jw..."})
 @access.response(200, InvitationSchema, example={
     "game_id": "MKsaxqYqE1pJxqt2oSEDug", "inviter": "Ann", "move_time_hours": 72,
@@ -49,6 +50,7 @@ def read_invitation(args, game_id):
 
 
 @access.route("/games/<game_id>/tokens", methods=["POST"])
+@access.doc(operationId="exchangeLink")
 @access.arguments(ExchangeLinkSchema, example={"link_key": "Xq3v...", "label": "phone"})
 @access.response(201, ExchangedSchema)
 @problems(access, "malformed-json", "unsupported-media-type", "validation-error", "invalid-link",
@@ -64,7 +66,7 @@ def exchange_link(args, game_id):
 
 
 @access.route("/games/<game_id>/tokens", methods=["GET"])
-@access.doc(security=BEARER)
+@access.doc(operationId="listTokens", security=BEARER)
 @access.response(200, TokenListSchema, example={"tokens": [
     {"id": "original", "label": "given when the seat was taken", "created_at": "2030-01-01T12:00:00+00:00",
      "current": False},
@@ -78,7 +80,7 @@ def list_tokens(game_id):
 
 
 @access.route("/games/<game_id>/tokens/<token_id>", methods=["DELETE"])
-@access.doc(security=BEARER)
+@access.doc(operationId="revokeToken", security=BEARER)
 @access.response(204, description="Revoked: the token opens nothing from now on")
 @problems(access, "invalid-token", "not-found")
 def revoke_token(game_id, token_id):

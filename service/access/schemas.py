@@ -6,7 +6,8 @@ from marshmallow import validate as v
 
 import marshmallow as ma
 
-from ..schemas import NAME_PATTERN, GameViewSchema, StrictSchema, _doc
+from ..contract import DOC_KEY, ref
+from ..schemas import NAME_PATTERN, GameViewSchema, StrictSchema, _doc, seat_field
 
 
 class ExchangeLinkSchema(StrictSchema):
@@ -17,22 +18,22 @@ class ExchangeLinkSchema(StrictSchema):
 
 
 class ExchangedSchema(ma.Schema):
-    game_id = f.String()
-    seat = f.Integer(**_doc("The seat the link opens"))
-    token = f.String(**_doc("A new bearer token of that seat. Shown once: keep it"))
-    token_id = f.String(**_doc("Its id in GET /games/{game_id}/tokens"))
-    game = f.Nested(GameViewSchema)
+    game_id = f.String(required=True)
+    seat = seat_field("The seat the link opens", required=True)
+    token = f.String(required=True, **_doc("A new bearer token of that seat. Shown once: keep it"))
+    token_id = f.String(required=True, **_doc("Its id in GET /games/{game_id}/tokens"))
+    game = f.Nested(GameViewSchema, required=True)
 
 
 class TokenSchema(ma.Schema):
-    id = f.String(**_doc('"original" for the token given when the seat was taken, else a number'))
-    label = f.String(**_doc("Where it came from, or what the seat called it"))
-    created_at = f.String(allow_none=True, **_doc("ISO-8601"))
-    current = f.Boolean(**_doc("The token this request was made with"))
+    id = f.String(required=True, **_doc('"original" for the token given when the seat was taken, else a number'))
+    label = f.String(required=True, **_doc("Where it came from, or what the seat called it"))
+    created_at = f.String(required=True, allow_none=True, **_doc("ISO-8601"))
+    current = f.Boolean(required=True, **_doc("The token this request was made with"))
 
 
 class TokenListSchema(ma.Schema):
-    tokens = f.List(f.Nested(TokenSchema))
+    tokens = f.List(f.Nested(TokenSchema), required=True)
 
 
 class InvitationRequestSchema(StrictSchema):
@@ -41,7 +42,8 @@ class InvitationRequestSchema(StrictSchema):
 
 
 class InvitationSchema(ma.Schema):
-    game_id = f.String()
-    inviter = f.String(**_doc("The name of the player who created the game"))
-    rules = f.Dict(**_doc("Every rules option's value, plus the preset"))
-    move_time_hours = f.Integer(allow_none=True, **_doc("Time per move; null: no deadlines"))
+    game_id = f.String(required=True)
+    inviter = f.String(required=True, **_doc("The name of the player who created the game"))
+    rules = f.Raw(required=True, **_doc("Every rules option's value, plus the preset",
+                                        **{DOC_KEY: ref("Rules")}))
+    move_time_hours = f.Integer(required=True, allow_none=True, **_doc("Time per move; null: no deadlines"))

@@ -53,11 +53,13 @@ def smtpd_command(host: str, port: int) -> None:
 
 @notify_cli.command("inbound")
 @click.option("--recipient", multiple=True, help="The envelope recipient, if the MTA passes it.")
-def inbound_command(recipient: tuple[str, ...]) -> None:
+@click.option("--sender", default=None, help="The envelope sender (MAIL FROM), if the MTA passes it "
+              "(Postfix: ${sender}); checked against the seat's address like From.")
+def inbound_command(recipient: tuple[str, ...], sender: str | None) -> None:
     """Handle one message read from standard input (for an MTA pipe)."""
     from .inbound import receive
     try:
-        outcome = receive(sys.stdin.buffer.read(), list(recipient))
+        outcome = receive(sys.stdin.buffer.read(), list(recipient), sender)
     except Exception as exc:  # noqa: BLE001 - the MTA keeps the message and retries on 75
         click.echo(f"temporary failure: {type(exc).__name__}: {exc}", err=True)
         sys.exit(EX_TEMPFAIL)

@@ -5,6 +5,7 @@ game at one version) and gets plain text back. `message.py` wraps the text in he
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -29,16 +30,16 @@ class Scene:
 
     @property
     def me(self) -> str:
-        return self.names.get(self.seat) or f"seat {self.seat}"
+        return name_of(self.names, self.seat)
 
     @property
     def them(self) -> str:
-        return self.names.get(1 - self.seat) or f"seat {1 - self.seat}"
+        return name_of(self.names, 1 - self.seat)
 
     def who(self, seat) -> str:
         if seat is None:
             return "nobody"
-        return "you" if seat == self.seat else (self.names.get(seat) or f"seat {seat}")
+        return "you" if seat == self.seat else name_of(self.names, seat)
 
     @property
     def my_turn(self) -> bool:
@@ -49,8 +50,22 @@ class Scene:
         return self.view.get("phase") == "match_over"
 
 
+def name_of(names: dict[int, str], seat: int) -> str:
+    return names.get(seat) or ("the opponent" if seat == 1 else "the host")
+
+
 def tag(scene: Scene) -> str:
-    return f"[Gin {scene.game_id[:8]}]"
+    return game_tag(scene.game_id)
+
+
+def game_tag(game_id: str) -> str:
+    return f"[Gin {game_id[:8]}]"
+
+
+def game_subject(game_id: str, names: dict[int, str], seat: int) -> str:
+    """The one subject of every mail about one game to one seat: what changes goes in the body,
+    so clients that thread by subject keep the game in one conversation."""
+    return f"{game_tag(game_id)} {name_of(names, seat)} v {name_of(names, 1 - seat)}"
 
 
 # -- the pieces --------------------------------------------------------------------------------
@@ -59,6 +74,7 @@ def cards(items) -> str:
     return " ".join(items) if items else "-"
 
 
+SHEET_NAME = 14  # the score sheet's columns: 4 + 22 + 6 + 2 x 14 and the gaps make 70
 SUMMARY_EVENTS = ("hand_end", "hand_void", "resign", "timeout", "match_end")
 
 
@@ -222,9 +238,9 @@ def hand_record_lines(record: dict, scene: Scene) -> list[str]:
 
 def score_sheet_lines(scene: Scene) -> list[str]:
     scores = scene.view.get("scores") or {}
-    names = [scene.names.get(s) or f"seat {s}" for s in (0, 1)]
+    names = [name_of(scene.names, s)[:SHEET_NAME] for s in (0, 1)]
     width = max(8, *(len(n) for n in names))
-    lines = [f"{'hand':>4}  {'result':24}  {'points':>6}  {names[0]:>{width}}  {names[1]:>{width}}"]
+    lines = [f"{'hand':>4}  {'result':22}  {'points':>6}  {names[0]:>{width}}  {names[1]:>{width}}"]
     running = [0, 0]
     for row in scores.get("sheet") or []:
         winner = row.get("winner")
@@ -234,7 +250,7 @@ def score_sheet_lines(scene: Scene) -> list[str]:
         if row.get("knocker") is not None:
             what = f"{names[row['knocker']]}: {what}"
         points = row.get("points") if winner is not None else "-"
-        lines.append(f"{row.get('hand'):>4}  {what[:24]:24}  {points:>6}  {running[0]:>{width}}  {running[1]:>{width}}")
+        lines.append(f"{row.get('hand'):>4}  {what[:22]:22}  {points:>6}  {running[0]:>{width}}  {running[1]:>{width}}")
     for index, game in enumerate(scores.get("games") or [], 1):
         final = game.get("final")
         if not final:
@@ -243,7 +259,7 @@ def score_sheet_lines(scene: Scene) -> list[str]:
         for key, label in (("hand_points", "hand points"), ("shutout_bonus", "shutout"),
                            ("game_bonus", "game bonus"), ("box_bonus", "boxes"), ("totals", "total")):
             values = final.get(key) or [0, 0]
-            lines.append(f"      {label:30}  {values[0]:>{width}}  {values[1]:>{width}}")
+            lines.append(f"      {label:24}  {values[0]:>{width}}  {values[1]:>{width}}")
     return lines
 
 
@@ -252,37 +268,48 @@ def result_line(scene: Scene) -> str:
     winner = result.get("winner")
     reason = {"resign": " (by resignation)", "timeout": " (on time)"}.get(result.get("reason"), "")
     if winner is None:
-        return f"The match is over: a draw{reason}."
-    who = "You win" if winner == scene.seat else f"{scene.who(winner)} wins"
-    return f"The match is over: {who} by {result.get('margin')}{reason}."
+        return f"Match over: a draw{reason}."
+    who = "you win" if winner == scene.seat else f"{scene.who(winner)} wins"
+    return f"Match over: {who} by {result.get('margin')}{reason}."
 
 
 # -- whole mails -------------------------------------------------------------------------------
 
+PHASES = {"upcard_offer": "the upcard offer", "draw": "draw", "discard": "discard",
+          "last_discard_offer": "the last discard's offer"}
+
+
 def headline(scene: Scene) -> str:
     if scene.over:
         return result_line(scene)
+    hand = scene.view.get("hand_number")
     if scene.my_turn:
-        return f"Your turn, {scene.me}: hand {scene.view.get('hand_number')}, {scene.view.get('phase', '').replace('_', ' ')}."
-    return f"Waiting for {scene.them}: hand {scene.view.get('hand_number')}."
+        return f"Your turn, {scene.me}: hand {hand}, {PHASES.get(scene.view.get('phase'), 'your move')}."
+    return f"Waiting for {scene.them} to move: hand {hand}."
 
 
-def subject(scene: Scene, kind: str) -> str:
-    vs = f"{scene.me} v {scene.them}"
+def subject(scene: Scene, kind: str = "") -> str:
+    """Every mail of a game to a seat has this subject (game_subject); `kind` changes the body."""
+    return game_subject(scene.game_id, scene.names, scene.seat)
+
+
+def answer_subject(scene: Scene, played: list[str] = (), failed: bool = False) -> str:
+    return subject(scene)
+
+
+def opening_lines(scene: Scene, kind: str) -> list[str]:
+    """What this mail is about, first in the body (the subject never changes)."""
     if kind == "reminder":
-        return f"{tag(scene)} Reminder: your move, {duration(scene.deadline - scene.now)} left - {vs}"
+        left = duration(scene.deadline - scene.now) if scene.deadline else "little time"
+        return [f"Reminder, {scene.me}: it is your move and {left} of your time is left.", ""]
     if kind == "expired":
-        return f"{tag(scene)} {scene.them}'s time is up: you may claim the match - {vs}"
-    if scene.over:
-        return f"{tag(scene)} Match over - {vs}"
-    if kind == "hand_end":
-        return f"{tag(scene)} Hand over{', your turn' if scene.my_turn else ''} - {vs}"
-    return f"{tag(scene)} {'Your turn' if scene.my_turn else 'Waiting for ' + scene.them} - {vs}"
-
-
-def answer_subject(scene: Scene, played: list[str], failed: bool) -> str:
-    what = "Not played" if failed and not played else "Played: " + "; ".join(played)
-    return f"{tag(scene)} {what}{' (then stopped)' if failed and played else ''} - {scene.me} v {scene.them}"
+        return [f"{scene.them}'s time is up: {scene.them} did not move in time. Reply `claim` to win "
+                "the match on time, or just wait: the game goes on if you don't claim.", ""]
+    if kind == "hand_end" and not scene.over:
+        return [f"Hand over{': your turn in the next one' if scene.my_turn else ''}.", ""]
+    if kind == "start" and not scene.my_turn and not scene.over:
+        return [f"The game has begun: {scene.them} moves first.", ""]
+    return []
 
 
 def body(scene: Scene, kind: str = "update", answer: list[str] | None = None) -> str:
@@ -290,11 +317,7 @@ def body(scene: Scene, kind: str = "update", answer: list[str] | None = None) ->
     out: list[str] = []
     if answer:
         out += answer + [""]
-    if kind == "reminder":
-        out += [f"A reminder, {scene.me}: it is your move and a quarter of your time is left.", ""]
-    if kind == "expired":
-        out += [f"{scene.them} did not move in time. Reply `claim` to win the match on time, "
-                "or just wait: the game goes on if you don't claim.", ""]
+    out += opening_lines(scene, kind)
     out.append(headline(scene))
     # Moves of earlier hands are summed up by their hand_end line (and record) only.
     current = scene.view.get("hand_number")
@@ -320,23 +343,52 @@ def body(scene: Scene, kind: str = "update", answer: list[str] | None = None) ->
     return "\n".join(out).rstrip() + "\n"
 
 
+def example(scene: Scene) -> str:
+    """A reply that fits this very moment, for the line that introduces the commands."""
+    phase, arrangement = scene.view.get("phase"), scene.view.get("arrangement") or {}
+    best = arrangement.get("best_discard")
+    if phase in ("upcard_offer", "last_discard_offer"):
+        return "`take` or `pass`"
+    if phase == "draw":
+        return "`draw stock`, then on the next line a discard such as `discard 7H`"
+    if phase == "discard" and best:
+        return f"`discard {best}`"
+    return "one of them"
+
+
 def reply_lines(scene: Scene) -> list[str]:
     out = []
     if not scene.over and scene.reply_address:
-        commands = legal_commands(scene.view) if scene.my_turn else []
-        out += ["", "To play, reply to this mail with commands, one per line"
-                + (" (e.g. `take` then `discard 7H`):" if commands else ".")]
-        out += [f"  {line}" for line in commands]
-        if not scene.my_turn and scene.deadline and scene.now > scene.deadline:
-            out.append("  claim           win the match on time: your opponent's deadline has passed")
+        if scene.my_turn:
+            out += ["", f"To play, reply to this mail with commands, one per line (e.g. {example(scene)}):"]
+            out += [f"  {line}" for line in legal_commands(scene.view)]
+        elif scene.deadline and scene.now > scene.deadline:
+            out += ["", f"{scene.them}'s deadline has passed. You may reply with:",
+                    "  claim           win the match on time"]
+        else:
+            out += ["", f"Nothing to play until {scene.them} moves; you will get a mail then. "
+                        "You may reply with:"]
         out.append("  resign          give up the match")
         out.append("  stop            never get mail from this service again (at this address)")
         out.append(f"Replies go to {scene.reply_address}; it plays until the next move is made "
-                   "(then reply to the newer mail).")
+                   "(then reply to the newer mail), and only from your own address.")
     if scene.link:
-        out += ["", f"Play in your browser: {scene.link}",
-                "      (the link opens your seat once; every mail brings a fresh one)"]
+        # The link alone on its line: the one line that may pass 78 characters, unbroken.
+        out += ["", "Play in your browser:", scene.link,
+                "(the link opens your seat once; every mail brings a fresh one)"]
     return out
+
+
+def refusal(text: str, scene: Scene) -> str:
+    """An engine refusal in the reader's words: names for seats, the phase said as a phase."""
+    text = re.sub(r"\bseat ([01])'s turn", lambda m: "your turn" if int(m.group(1)) == scene.seat
+                  else f"{scene.who(int(m.group(1)))}'s turn", text)
+    text = re.sub(r"\bseat ([01])\b", lambda m: scene.who(int(m.group(1))), text)
+    for phase, words in (("the discard", "while discarding"), ("the draw", "while drawing"),
+                         ("the upcard offer", "during the upcard offer"),
+                         ("the last-discard offer", "during the last discard's offer")):
+        text = text.replace(f"(in {phase})", f"({words})").replace(f"in {phase}", words)
+    return text
 
 
 def error_answer(problem: str, applied: list[str]) -> list[str]:
@@ -346,6 +398,17 @@ def error_answer(problem: str, applied: list[str]) -> list[str]:
     lines.append(f"Not played: {problem}")
     lines.append("Nothing else changed." if applied else "Nothing changed.")
     return lines
+
+
+def wrong_sender_body(sender: str, names: dict[int, str], seat: int) -> str:
+    """The notice to a seat's own address: no hand, no reply address (it carries nothing that
+    would play), only who tried; `sender` was made safe to show (senders.shown)."""
+    return (f"A reply from {sender} tried to play for you, {name_of(names, seat)}, in your game "
+            f"against {name_of(names, 1 - seat)}; nothing changed.\n\n"
+            "Only replies from this address play for your seat. If you wrote from another address, "
+            "reply to your newest game mail from this one. If you did not, someone may have seen "
+            "one of your game mails: nothing was played, and each mail's reply address stops "
+            "working once a move is made.\n")
 
 
 # Fixed words only: the answer must carry nothing of the mail it answers (no subject, no address it

@@ -118,6 +118,13 @@ def answer(token_hash: str, word: str, moment: datetime) -> MailConfirmation | N
     return row
 
 
+def confirmed(address: str, moment: datetime) -> None:
+    """Its owner showed they read mail sent to `address` (a reply from it to a secret we mailed
+    there: a join or a start); a stopped address stays stopped."""
+    standing = _standing(normalised(address))
+    standing.confirmed_at = standing.confirmed_at or moment
+
+
 def stop(address: str, moment: datetime) -> None:
     """Never mail `address` again (by its normalised form), whatever game names it."""
     standing = _standing(normalised(address))

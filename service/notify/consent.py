@@ -1,11 +1,12 @@
 """Tables of an address owner's consent: confirmed (mail may go to it) or stopped (never again),
-and the confirmation mails sent to ask. Imported by models.py, so that the one metadata (and
+the confirmation mails sent to ask, and invitations (the one mail a player may have sent to an
+address that never played). Imported by models.py, so that the one metadata (and
 `flask db migrate`) sees them."""
 from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import DateTime, ForeignKey, Index, Integer, String
+from sqlalchemy import DateTime, ForeignKey, Index, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from ..extensions import db
@@ -40,3 +41,30 @@ class MailConfirmation(db.Model):
     __table_args__ = (Index("ix_mail_confirmations_address_created_at", "address", "created_at"),
                       Index("ix_mail_confirmations_game_id", "game_id"),
                       Index("ix_mail_confirmations_client_created_at", "client", "created_at"))
+
+
+class MailInvitation(db.Model):
+    """One invitation to a game by mail (invitations.py): to `invitee`, asked by `sender` (an
+    address's mailbox key, or None) from `client` (the HTTP peer, or None). A game started by a
+    mail to new@ waits here (inviter_name, rules) until its sender confirms by replying to
+    start+<secret> (start_hash); the invitation's reply address is join+<invite code> (join_hash).
+    Both secrets are stored only as SHA-256."""
+
+    __tablename__ = "mail_invitations"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[str | None] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    sender: Mapped[str | None] = mapped_column(String(254))
+    client: Mapped[str | None] = mapped_column(String(64))
+    invitee: Mapped[str] = mapped_column(String(254), nullable=False)  # normalised
+    inviter_name: Mapped[str | None] = mapped_column(String(40))
+    rules: Mapped[str | None] = mapped_column(Text)  # JSON, until the game exists
+    start_hash: Mapped[str | None] = mapped_column(String(64), unique=True)
+    join_hash: Mapped[str | None] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+    sent_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    joined_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+    __table_args__ = (Index("ix_mail_invitations_sender_created_at", "sender", "created_at"),
+                      Index("ix_mail_invitations_client_created_at", "client", "created_at"),
+                      Index("ix_mail_invitations_game_id", "game_id"))

@@ -27,9 +27,10 @@ from ..extensions import db
 from ..models import Event
 from ..store import events_page
 from ..tokens import hash_secret
-from . import compose, confirm, message, outbox
+from . import compose, confirm, html_part, message, outbox
 from .contacts import contact_of, contacts_of
 from .models import InboundMail, MailToken
+from .settings import setting
 
 log = logging.getLogger(__name__)
 
@@ -166,9 +167,11 @@ def enqueue_mail(scene: compose.Scene, kind: str, to: str, subject: str, text: s
                  in_reply_to: str | None = None, unsubscribe: str | None = None,
                  auto: str = "auto-generated") -> None:
     message_id = message.new_message_id(scene.game_id, scene.seat, kind)
+    html = html_part.render(scene, text) if setting("MAIL_HTML") else None
     mail = message.build(to=to, subject=subject, text=text, message_id=message_id, moment=moment,
                          reply_to=scene.reply_address, game_id=scene.game_id, seat=scene.seat,
-                         version=scene.version, in_reply_to=in_reply_to, unsubscribe=unsubscribe, auto=auto)
+                         version=scene.version, in_reply_to=in_reply_to, unsubscribe=unsubscribe, auto=auto,
+                         html=html)
     outbox.enqueue("mail", kind, to, message.serialise(mail), message_id, game_id=scene.game_id,
                    seat=scene.seat, version=scene.version, moment=moment)
 
@@ -192,9 +195,9 @@ def write_answer(game, match, seat: int, reply: MailReply, moment: datetime, to:
         return
     with composing("mail", "answer", to, moment, game.id, seat, game.version):
         scene = scene_for(game, match, seat, moment, after=reply.since_seq)
-        lines = (compose.error_answer(reply.failure, reply.played) if reply.failure
+        lines = (compose.error_answer(compose.refusal(reply.failure, scene), reply.played) if reply.failure
                  else ["Played: " + "; ".join(reply.played) + "."])
-        subject = compose.answer_subject(scene, reply.played, bool(reply.failure))
+        subject = compose.subject(scene)
         enqueue_mail(scene, "answer", to, subject, compose.body(scene, "answer", lines),
                      moment, in_reply_to=reply.message_id, auto="auto-replied")
 

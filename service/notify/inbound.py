@@ -30,7 +30,7 @@ from ..extensions import db
 from ..models import Game
 from ..rules import IllegalAction
 from ..tokens import hash_secret
-from . import compose, confirm, dispatch, message, outbox
+from . import compose, confirm, dispatch, invitations, message, outbox, senders
 from .addresses import normalised
 from .commands import CommandError, parse_commands, resolve, strip_reply, subject_text
 from .consent import MailConfirmation
@@ -39,9 +39,10 @@ from .models import Contact, InboundMail, MailToken
 from .settings import setting
 
 log = logging.getLogger(__name__)
-_LOCAL = re.compile(r"^(play|unsubscribe|confirm)\+([A-Za-z0-9_-]{8,64})$")
+_LOCAL = re.compile(r"^(play|unsubscribe|confirm|join|start)\+([A-Za-z0-9_-]{8,64})$")
 _MESSAGE_ID = re.compile(r"^<[^<>\s]{3,200}>$")  # threads the answer; anything else is not echoed
 ANSWERED_UNKNOWN = "unknown-address"
+WRONG_SENDER = "wrong-sender"
 
 
 @dataclass
@@ -67,6 +68,8 @@ def our_address(addresses) -> tuple[str, str, str] | None:
         match = _LOCAL.match(local)
         if host.lower() == domain and match:
             return addr, match.group(1), match.group(2)
+        if host.lower() == domain and local.lower() == invitations.NEW_LOCAL:
+            return addr, "new", ""
     return None
 
 
@@ -106,12 +109,13 @@ def _once(work):
         raise
 
 
-def receive(raw: bytes, recipients: list[str] | None = None) -> Outcome:
-    """Handle one inbound message (bytes as received). `recipients`: the SMTP envelope's, if known."""
+def receive(raw: bytes, recipients: list[str] | None = None, envelope_sender: str | None = None) -> Outcome:
+    """Handle one inbound message (bytes as received). `recipients` and `envelope_sender` (MAIL
+    FROM): the SMTP envelope's, when known (None: not known; "": the null sender of a bounce)."""
     msg = parse(raw)
     message_id = (msg.get("Message-ID") or "").strip() or "sha256:" + hashlib.sha256(raw).hexdigest()
     moment = deadlines.now()
-    if is_automatic(msg):
+    if is_automatic(msg) or envelope_sender == "":
         return Outcome("ignored", "an automatic message (bounce, auto-reply or list mail): not answered")
     if _once(lambda: db.session.scalar(select(InboundMail.id).where(InboundMail.message_id == message_id[:250]))):
         return Outcome("duplicate", f"message {message_id} was handled already")
@@ -119,6 +123,8 @@ def receive(raw: bytes, recipients: list[str] | None = None) -> Outcome:
     found = our_address((recipients or []) + msg.get_all("Delivered-To", []) + msg.get_all("X-Original-To", [])
                         + msg.get_all("To", []) + msg.get_all("Cc", []))
     token = None
+    if found and found[1] in ("join", "start", "new"):
+        return invitations.receive(msg, message_id, found[1], found[2], envelope_sender, moment)
     if found and found[1] == "confirm":
         if _once(lambda: db.session.get(MailConfirmation, hash_secret(found[2]))) is not None:
             return _once(lambda: answer_confirmation(msg, message_id, hash_secret(found[2]), moment))
@@ -132,9 +138,37 @@ def receive(raw: bytes, recipients: list[str] | None = None) -> Outcome:
     if token.purpose == "unsubscribe":
         _once(lambda: unsubscribe(token.email, message_id, moment))
         return Outcome("unsubscribed", f"{token.email} gets no more digests")
+    owner = _once(lambda: dispatch.confirmed_email(token.game_id, token.seat))
+    if not senders.is_sender(msg, envelope_sender, owner):
+        return _once(lambda: wrong_sender(token.game_id, token.seat, owner, sender, message_id, moment))
     if confirm.first_word(strip_reply(text_of(msg))) == "stop":
         return _once(lambda: stop_seat_address(token.game_id, token.seat, message_id, moment))
     return play_reply(msg, message_id, token.game_id, token.seat, token.version, moment, token.event_seq)
+
+
+def wrong_sender(game_id: str, seat: int, owner: str | None, sender: str, message_id: str, moment) -> Outcome:
+    """A reply for a seat from anyone but its confirmed address (or failing MAIL_REQUIRE_AUTH):
+    nothing is played and the sender is not answered; the seat's own address is told, at most
+    WRONG_SENDER_NOTICES_PER_HOUR times an hour. Only told mail leaves a row (junk adds none)."""
+    detail = "not played: the sender is not the seat's confirmed address (or not authenticated)"
+    if owner is None or noticed(owner, moment - timedelta(hours=1)) >= setting("WRONG_SENDER_NOTICES_PER_HOUR"):
+        return Outcome("wrong-sender", detail, game_id)
+    game = db.session.get(Game, game_id)
+    dispatch.record_inbound(message_id, game_id, WRONG_SENDER, moment, sender=senders.mailbox(owner)[:254])
+    names = {s.seat: s.name for s in game.seats}
+    notice_id = message.new_message_id(game_id, seat, "wrong-sender")
+    mail = message.build(to=owner, subject=compose.game_subject(game_id, names, seat),
+                         text=compose.wrong_sender_body(senders.shown(sender), names, seat),
+                         message_id=notice_id, moment=moment, game_id=game_id, seat=seat)
+    outbox.enqueue("mail", "wrong-sender", owner, message.serialise(mail), notice_id, game_id=game_id,
+                   seat=seat, version=game.version, moment=moment)
+    return Outcome("wrong-sender", detail + "; the seat was told", game_id)
+
+
+def noticed(owner: str, since) -> int:
+    return db.session.scalar(select(func.count()).select_from(InboundMail).where(
+        InboundMail.sender == senders.mailbox(owner)[:254], InboundMail.received_at >= since,
+        InboundMail.outcome == WRONG_SENDER))
 
 
 def stop_seat_address(game_id: str, seat: int, message_id: str, moment) -> Outcome:

@@ -8,6 +8,7 @@ import secrets
 from datetime import datetime
 from email.message import EmailMessage
 
+from .layout import wrap_text
 from .settings import setting
 
 
@@ -80,7 +81,10 @@ def address(local: str, secret: str) -> str:
 def build(*, to: str, subject: str, text: str, message_id: str, moment: datetime,
           reply_to: str | None = None, game_id: str | None = None, seat: int | None = None,
           version: int | None = None, in_reply_to: str | None = None, unsubscribe: str | None = None,
-          auto: str = "auto-generated", unsubscribe_subject: str = "unsubscribe") -> EmailMessage:
+          auto: str = "auto-generated", unsubscribe_subject: str = "unsubscribe",
+          html: str | None = None) -> EmailMessage:
+    """The whole mail. `text` is wrapped to 78 columns here (layout.py), for every kind of mail;
+    `html`, if given, becomes a text/html alternative after the unchanged plain part."""
     message = EmailMessage(policy=SMTP_POLICY)
     message["From"] = setting("MAIL_FROM")
     message["To"] = to
@@ -106,7 +110,10 @@ def build(*, to: str, subject: str, text: str, message_id: str, moment: datetime
         message["List-Unsubscribe"] = f"<mailto:{unsubscribe}?subject={unsubscribe_subject}>"
     # Tells vacation responders not to answer (and our own inbound side ignores such answers).
     message["Auto-Submitted"] = auto
+    text = wrap_text(text)
     message.set_content(text, cte="7bit" if text.isascii() else "quoted-printable")
+    if html:
+        message.add_alternative(html, subtype="html", cte="quoted-printable")
     return message
 
 

@@ -132,4 +132,4 @@ class Vacation(db.Model):
     __table_args__ = (Index("ix_vacations_game_id_seat", "game_id", "seat"),)
 
 
-from .consent import MailAddress, MailConfirmation  # noqa: E402,F401  (the consent tables, same metadata)
+from .consent import MailAddress, MailConfirmation, MailInvitation  # noqa: E402,F401  (the consent tables, same metadata)

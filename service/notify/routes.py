@@ -22,7 +22,7 @@ CONTACT_EXAMPLE = {"email": "ann@example.org", "mail_mode": "turn", "webhook_url
 
 
 @settings.route("/games/<game_id>/contact", methods=["GET"])
-@settings.doc(security=BEARER)
+@settings.doc(operationId="getContact", security=BEARER)
 @settings.response(200, ContactOutSchema)
 @problems(settings, "invalid-token")
 def get_contact(game_id):
@@ -32,7 +32,7 @@ def get_contact(game_id):
 
 
 @settings.route("/games/<game_id>/contact", methods=["PATCH"])
-@settings.doc(security=BEARER)
+@settings.doc(operationId="updateContact", security=BEARER)
 @settings.arguments(ContactSchema, example=CONTACT_EXAMPLE)
 @settings.response(200, ContactOutSchema)
 @problems(settings, "malformed-json", "invalid-token", "unsupported-media-type", "validation-error",
@@ -47,7 +47,7 @@ def patch_contact(fields, game_id):
 
 
 @settings.route("/games/<game_id>/vacation", methods=["POST"])
-@settings.doc(security=BEARER)
+@settings.doc(operationId="takeVacation", security=BEARER)
 @settings.arguments(VacationSchema, example={"days": 3})
 @settings.response(200, VacationOutSchema, headers=ETAG_HEADER)
 @problems(settings, "malformed-json", "invalid-token", "unsupported-media-type", "validation-error",

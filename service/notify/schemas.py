@@ -2,6 +2,7 @@
 Imports no models (service/schemas.py imports this module)."""
 from __future__ import annotations
 
+import math
 import re
 
 import marshmallow as ma
@@ -30,6 +31,22 @@ def no_controls(text: str) -> None:
         raise ma.ValidationError("may not hold control characters")
 
 
+# What webhooks.check_url takes at the least: an http(s) scheme (any case) and printable ASCII.
+WEBHOOK_URL_PATTERN = r"^[Hh][Tt][Tt][Pp][Ss]?://[!-~]+$"
+
+
+class WholeNumber(f.Integer):
+    """A JSON number with no fractional part, as JSON Schema's `integer` means: 3 and 3.0 alike;
+    3.5, "3" and true are refused."""
+
+    def _validated(self, value):
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise self.make_error("invalid")
+        if isinstance(value, float) and not (math.isfinite(value) and value.is_integer()):
+            raise self.make_error("invalid")
+        return int(value)
+
+
 class ContactFields(ma.Schema):
     """The optional contact fields, also accepted when creating or joining a game."""
 
@@ -38,8 +55,11 @@ class ContactFields(ma.Schema):
     mail_mode = f.String(validate=v.OneOf(MAIL_MODES), metadata={
         "description": "turn: a mail whenever it is your turn, and when a hand or the match ends; "
                        "digest: one mail a day (and the match's end); off: no mail", "example": "turn"})
-    webhook_url = f.String(allow_none=True, validate=[v.Length(max=2000), no_controls], metadata={
-        "description": "An http(s) URL to POST signed events to (Standard Webhooks); null clears it"})
+    webhook_url = f.String(allow_none=True, validate=[v.Length(max=2000), v.Regexp(
+        WEBHOOK_URL_PATTERN, error="must be an http:// or https:// URL in ASCII, without spaces")], metadata={
+        "description": "An http(s) URL to POST signed events to (Standard Webhooks); null clears it. "
+                       "Refused too (422): a user name or password, a port outside 1-65535, a "
+                       "non-public IP address", "example": "https://bot.example/gin"})
 
 
 class ContactSchema(ContactFields):
@@ -47,14 +67,18 @@ class ContactSchema(ContactFields):
         unknown = ma.RAISE
 
 
+EMAIL_STATUSES = ("unconfirmed", "confirmed", "stopped")
+
+
 class ContactOutSchema(ma.Schema):
-    email = f.String(allow_none=True)
-    email_status = f.String(allow_none=True, validate=v.OneOf(("unconfirmed", "confirmed", "stopped")), metadata={
+    email = f.String(required=True, allow_none=True)
+    email_status = f.String(required=True, allow_none=True, validate=v.OneOf(EMAIL_STATUSES), metadata={
+        "openapi": {"type": "string", "enum": list(EMAIL_STATUSES)},  # null beside the enum, not in it
         "description": "unconfirmed: only a confirmation mail is sent until its owner replies `confirm`; "
                        "confirmed: game mail goes to it; stopped: its owner replied `stop`, nothing is ever "
                        "sent to it again; null when no email is set"})
-    mail_mode = f.String()
-    webhook_url = f.String(allow_none=True)
+    mail_mode = f.String(required=True, validate=v.OneOf(MAIL_MODES))
+    webhook_url = f.String(required=True, allow_none=True)
     webhook_secret = f.String(metadata={
         "description": "whsec_...: only in the answer that set webhook_url; verify webhook-signature with it"})
 
@@ -63,15 +87,18 @@ class VacationSchema(ma.Schema):
     class Meta:
         unknown = ma.RAISE
 
-    days = f.Integer(required=True, strict=True, validate=v.Range(1, 60), metadata={
-        "description": "Days to pause your clock, from now (or from the end of a vacation under way)",
+    # At most the allowance of a whole game (notify/settings.py's default VACATION_DAYS_PER_GAME):
+    # more could never be granted.
+    days = WholeNumber(required=True, validate=v.Range(1, 7), metadata={
+        "description": "Days to pause your clock, from now (or from the end of a vacation under way); "
+                       "at most the days left of the game's allowance (422 vacation-exhausted beyond)",
         "example": 3})
 
 
 class VacationOutSchema(ma.Schema):
-    days_left = f.Integer(metadata={"description": "Vacation days still available to you in this game"})
-    on_vacation_until = f.String(allow_none=True)
-    deadline = f.String(allow_none=True, metadata={"description": "The deadline of the seat to move"})
+    days_left = f.Integer(required=True, metadata={"description": "Vacation days still available to you in this game"})
+    on_vacation_until = f.String(required=True, allow_none=True)
+    deadline = f.String(required=True, allow_none=True, metadata={"description": "The deadline of the seat to move"})
 
 
 class WaitQuerySchema(ma.Schema):
@@ -81,5 +108,5 @@ class WaitQuerySchema(ma.Schema):
         "description": "The version you have (instead of If-None-Match)"})
 
 
-MOVE_TIME_HOURS = f.Integer(load_default=72, allow_none=True, strict=True, validate=v.Range(1, 24 * 60), metadata={
+MOVE_TIME_HOURS = WholeNumber(load_default=72, allow_none=True, validate=v.Range(1, 24 * 60), metadata={
     "description": "Time per move in hours (default 72, i.e. 3 days); null for no deadlines", "example": 72})

@@ -44,6 +44,13 @@ DEFAULTS = {
     "CONFIRM_MAILS_PER_GAME": 6,  # over a game's life, both seats together
     "CONFIRM_MAILS_PER_ADDRESS": 3,  # to one address a day
     "CONFIRM_MAILS_PER_CLIENT": 20,  # asked by one client address (the HTTP peer) a day
+    # A reply plays only from the seat's confirmed address (senders.py); with dkim or dmarc the
+    # listener also needs an Authentication-Results pass from the MX named MAIL_AUTHSERV_ID.
+    "MAIL_REQUIRE_AUTH": "off",  # off | dkim | dmarc
+    "MAIL_AUTHSERV_ID": None,  # the authserv-id your MX writes in Authentication-Results
+    "WRONG_SENDER_NOTICES_PER_HOUR": 1,  # to a seat's address, when someone else replied for it
+    "INVITES_PER_SENDER_PER_DAY": 5,  # invitation mails asked by one player (or client) a day
+    "MAIL_HTML": True,  # game mails carry an HTML alternative part (the plain part unchanged)
 }
 _TYPES = {"SMTP_PORT": int, "SMTP_STARTTLS": bool, "SMTP_TIMEOUT": float, "WEBHOOK_TIMEOUT": float,
           "WEBHOOK_ALLOW_PRIVATE": bool, "NOTIFY_RETRY_BASE_SECONDS": float,
@@ -52,6 +59,7 @@ _TYPES = {"SMTP_PORT": int, "SMTP_STARTTLS": bool, "SMTP_TIMEOUT": float, "WEBHO
           "NOTIFY_KEEP_DAYS": float, "UNKNOWN_ANSWERS_PER_HOUR": int, "CONFIRM_MAILS_PER_GAME": int,
           "CONFIRM_MAILS_PER_ADDRESS": int, "CONFIRM_MAILS_PER_CLIENT": int}
 
+_TYPES.update({"WRONG_SENDER_NOTICES_PER_HOUR": int, "INVITES_PER_SENDER_PER_DAY": int, "MAIL_HTML": bool})
 _TYPES.update({"WEBHOOK_CONNECT_TIMEOUT": float, "WEBHOOK_CONCURRENCY": int, "WEBHOOK_BREAKER_FAILURES": int,
                "WEBHOOK_BREAKER_COOLDOWN_SECONDS": float, "WEBHOOK_MAX_PENDING_PER_SEAT": int})
 

@@ -4,7 +4,7 @@
     >>> min_deadwood(parse_cards("AS 2S 3S 4H 4D 4C 9C TC JC KD"))
     10
 """
-from .actions import (Action, BigGin, Discard, Draw, Knock, Pass, Resign, TakeUpcard,
+from .actions import (Action, AddOn, BigGin, Discard, Draw, Knock, LayMeld, Pass, Resign, TakeUpcard,
                       action_from_dict)
 from .cards import Card, full_deck, parse_cards
 from .errors import IllegalAction, InvalidRules
@@ -15,7 +15,7 @@ from .options import PRESETS, Rules
 from .views import redact_event
 
 __all__ = [
-    "Action", "Arrangement", "BigGin", "Card", "Discard", "Draw", "IllegalAction", "InvalidRules",
+    "Action", "AddOn", "LayMeld", "Arrangement", "BigGin", "Card", "Discard", "Draw", "IllegalAction", "InvalidRules",
     "Knock", "KnockResult", "Match", "Meld", "PRESETS", "Pass", "Resign", "Rules", "TakeUpcard",
     "action_from_dict", "best_arrangement", "deadwood_count", "full_deck", "min_deadwood",
     "parse_cards", "redact_event", "settle_knock",

@@ -29,14 +29,21 @@ class Pass(Action):
 @dataclass(frozen=True)
 class Draw(Action):
     source: str  # "stock" or "discard"
+    count: int = 1  # Mahjong gin: several cards from the top of the discard pile
     type = "draw"
 
     def __post_init__(self):
         if self.source not in ("stock", "discard"):
             raise IllegalAction("invalid-action", f"draw from 'stock' or 'discard', not {self.source!r}")
+        if type(self.count) is not int or self.count < 1 or (self.count > 1 and self.source != "discard"):
+            raise IllegalAction("invalid-action", f"draw count must be a whole number from 1 (above 1 only "
+                                f"from the discard pile), not {self.count!r}")
 
     def to_dict(self) -> dict:
-        return {"type": self.type, "from": self.source}
+        data = {"type": self.type, "from": self.source}
+        if self.count != 1:
+            data["count"] = self.count
+        return data
 
 
 @dataclass(frozen=True)
@@ -62,6 +69,27 @@ class Knock(Action):
 
 
 @dataclass(frozen=True)
+class LayMeld(Action):
+    """Mahjong gin: put a meld from the hand on the table."""
+    cards: tuple[Card, ...]
+    type = "meld"
+
+    def to_dict(self) -> dict:
+        return {"type": self.type, "cards": [str(c) for c in self.cards]}
+
+
+@dataclass(frozen=True)
+class AddOn(Action):
+    """Mahjong gin: add a card from the hand to a meld on the table (anyone's), by its index."""
+    card: Card
+    meld: int
+    type = "add_on"
+
+    def to_dict(self) -> dict:
+        return {"type": self.type, "card": str(self.card), "meld": self.meld}
+
+
+@dataclass(frozen=True)
 class BigGin(Action):
     type = "big_gin"
 
@@ -73,7 +101,8 @@ class Resign(Action):
 
 _FIELDS = {
     "take_upcard": set(), "pass": set(), "big_gin": set(), "resign": set(),
-    "draw": {"from"}, "discard": {"card"}, "knock": {"discard", "melds"},
+    "draw": {"from", "count"}, "discard": {"card"}, "knock": {"discard", "melds"},
+    "meld": {"cards"}, "add_on": {"card", "meld"},
 }
 
 
@@ -96,7 +125,8 @@ def _melds(raw: Any) -> tuple[Meld, ...]:
         except ValueError as exc:  # not a card at all: malformed, not against the rules
             raise IllegalAction("invalid-action", f"melds: {exc}") from None
         try:
-            melds.append(Meld(cards))
+            # The most lenient runs here; the match checks each meld against its own rules.
+            melds.append(Meld(cards, "round_the_corner"))
         except ValueError as exc:
             raise IllegalAction("invalid-meld", str(exc)) from None
     return tuple(melds)
@@ -115,9 +145,20 @@ def action_from_dict(data: Any) -> Action:
     if kind == "draw":
         if not isinstance(data.get("from"), str):
             raise IllegalAction("invalid-action", "draw needs 'from': 'stock' or 'discard'")
-        return Draw(data["from"])
+        return Draw(data["from"], data.get("count", 1))
     if kind == "discard":
         return Discard(_card(data, "card"))
+    if kind == "meld":
+        if not isinstance(data.get("cards"), list):
+            raise IllegalAction("invalid-action", "meld needs 'cards': a list of cards")
+        try:
+            return LayMeld(tuple(sorted(parse_cards(data["cards"]))))
+        except ValueError as exc:
+            raise IllegalAction("invalid-action", f"cards: {exc}") from None
+    if kind == "add_on":
+        if type(data.get("meld")) is not int:
+            raise IllegalAction("invalid-action", "add_on needs 'meld': the index of a meld on the table")
+        return AddOn(_card(data, "card"), data["meld"])
     if kind == "knock":
         melds = _melds(data["melds"]) if data.get("melds") is not None else None
         return Knock(_card(data, "discard"), melds)

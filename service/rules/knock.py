@@ -9,6 +9,7 @@ from .cards import Card, full_deck, parse_cards
 from .errors import IllegalAction
 from .melds import Arrangement, Meld, arrangements, best_arrangement
 from .options import Rules
+from .scheme import STANDARD, CardScheme
 
 
 @dataclass(frozen=True)
@@ -39,9 +40,14 @@ class KnockResult:
         }
 
 
-def layout_from_melds(cards: list[Card], melds: Iterable[Meld], whose: str = "the knocker's hand") -> Arrangement:
-    """A named layout, checked: valid melds, of the player's own cards, no card twice."""
-    melds = tuple(melds)
+def layout_from_melds(cards: list[Card], melds: Iterable[Meld], whose: str = "the knocker's hand",
+                      scheme: CardScheme = STANDARD) -> Arrangement:
+    """A named layout, checked: valid melds (under the rules' runs), of the player's own cards,
+    no card twice."""
+    try:
+        melds = tuple(scheme.meld(m.cards if isinstance(m, Meld) else m) for m in melds)
+    except ValueError as exc:  # e.g. Q-K-A where the ace is low only
+        raise IllegalAction("invalid-meld", str(exc)) from None
     used: list[Card] = [c for m in melds for c in m.cards]
     if len(used) != len(set(used)):
         raise IllegalAction("invalid-meld", "a card may belong to only one meld")
@@ -49,7 +55,7 @@ def layout_from_melds(cards: list[Card], melds: Iterable[Meld], whose: str = "th
     if missing:
         raise IllegalAction("invalid-meld", f"meld card {missing[0]} is not in {whose}")
     deadwood = tuple(sorted(c for c in cards if c not in used))
-    return Arrangement(melds, deadwood, sum(c.points for c in deadwood))
+    return Arrangement(melds, deadwood, scheme.count(deadwood))
 
 
 def _layoff_spots(meld: Meld) -> set[Card]:
@@ -122,7 +128,7 @@ def _layoffs_valid(knocker_melds: tuple[Meld, ...], layoffs: tuple[Card, ...]) -
 
 
 def proposed_defence(knocker_melds: tuple[Meld, ...], defender: list[Card], melds, layoffs,
-                     layoffs_allowed: bool) -> tuple[Arrangement, tuple[Card, ...]]:
+                     layoffs_allowed: bool, scheme: CardScheme = STANDARD) -> tuple[Arrangement, tuple[Card, ...]]:
     """The defender's own melds and layoffs (RULES.md: a client may propose them), checked:
     melds of the defender's own cards, layoffs that fit the knocker's melds, none against gin."""
     layoffs = tuple(sorted(parse_cards(layoffs)))
@@ -131,15 +137,17 @@ def proposed_defence(knocker_melds: tuple[Meld, ...], defender: list[Card], meld
     for card in layoffs:
         if card not in defender:
             raise IllegalAction("invalid-layoff", f"layoff {card} is not in the defender's hand")
-    if len(set(layoffs)) != len(layoffs) or not _layoffs_valid(knocker_melds, layoffs):
+    valid = (_layoffs_valid(knocker_melds, layoffs) if scheme.standard
+             else scheme.layoffs_valid(knocker_melds, layoffs))
+    if len(set(layoffs)) != len(layoffs) or not valid:
         raise IllegalAction("invalid-layoff", f"{' '.join(map(str, layoffs))} cannot all be laid off onto "
                             f"the knocker's melds ({', '.join(map(str, knocker_melds)) or 'none'})")
     kept = [c for c in defender if c not in layoffs]
     try:
-        melds = [m if isinstance(m, Meld) else Meld(m) for m in melds]
+        melds = [scheme.meld(m.cards if isinstance(m, Meld) else m) for m in melds]
     except ValueError as exc:  # a group that is no meld
         raise IllegalAction("invalid-meld", str(exc)) from None
-    return layout_from_melds(kept, melds, "the defender's hand (less its layoffs)"), layoffs
+    return layout_from_melds(kept, melds, "the defender's hand (less its layoffs)", scheme), layoffs
 
 
 def best_defence(knocker_melds: tuple[Meld, ...], defender: list[Card], layoffs_allowed: bool):
@@ -169,13 +177,19 @@ def settle_knock(knocker_cards, knocker_melds, defender_cards, rules: Rules | No
     `defender_layoffs`) propose others, which are used if legal. A knock or a defence the rules
     forbid raises IllegalAction; malformed hands raise ValueError."""
     rules = rules or Rules()
+    scheme = CardScheme.of(rules)
     knocker = parse_cards(knocker_cards)
     defender = parse_cards(defender_cards)
     _check_hands(knocker, defender, big_gin)
     if knocker_melds is None:
-        layout = choose_knock_layout(knocker, seen)
+        # Variants (Tedesco's runs and aces): the exact lowest layout, without the tie-break.
+        layout = choose_knock_layout(knocker, seen) if scheme.standard else scheme.best(knocker)
     else:
-        layout = layout_from_melds(knocker, [m if isinstance(m, Meld) else Meld(m) for m in knocker_melds])
+        try:
+            melds = [m if isinstance(m, Meld) else Meld(m, "round_the_corner") for m in knocker_melds]
+        except ValueError as exc:
+            raise IllegalAction("invalid-meld", str(exc)) from None
+        layout = layout_from_melds(knocker, melds, scheme=scheme)
     if knock_limit is None:
         knock_limit = rules.knock_limit if rules.knocking_allowed else 0
     if layout.deadwood_points and not rules.knocking_allowed:
@@ -187,11 +201,13 @@ def settle_knock(knocker_cards, knocker_melds, defender_cards, rules: Rules | No
     if big_gin and layout.deadwood_points:
         raise IllegalAction("big-gin-not-allowed", "Big Gin needs all 11 cards in melds")
     gin = layout.deadwood_points == 0
-    if defender_melds is None:
+    if defender_melds is None and scheme.standard:
         arrangement, layoffs = best_defence(layout.melds, defender, layoffs_allowed=not gin)
+    elif defender_melds is None:
+        arrangement, layoffs = scheme.best_defence(layout.melds, defender, layoffs_allowed=not gin)
     else:
         arrangement, layoffs = proposed_defence(layout.melds, defender, defender_melds, defender_layoffs,
-                                                layoffs_allowed=not gin)
+                                                layoffs_allowed=not gin, scheme=scheme)
     k, d = layout.deadwood_points, arrangement.deadwood_points
     if gin and big_gin:
         result, winner, points = "big_gin", "knocker", rules.big_gin_bonus + d

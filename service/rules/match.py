@@ -13,10 +13,10 @@ from .actions import Action, BigGin, Discard, Draw, Knock, Pass, Resign, TakeUpc
 from .cards import Card, parse_cards
 from .errors import IllegalAction
 from .knock import layout_from_melds, settle_knock
-from .melds import deadwood_count
 from .options import Rules
 from .plain import plain_copy
-from .scoring import all_closed, new_games, net_margin, record_hand_win
+from .scheme import CardScheme
+from .scoring import all_closed, match_result, new_games, record_hand_win
 
 PHASES = ("awaiting_deal", "upcard_offer", "draw", "discard", "last_discard_offer", "match_over")
 _PHASE_WORDS = {
@@ -40,6 +40,7 @@ class Match:
         if first_dealer not in (0, 1):
             raise ValueError("first_dealer must be seat 0 or 1")
         self.rules = rules
+        self.scheme = CardScheme.of(rules)
         self.first_dealer = first_dealer
         self.dealer = first_dealer
         self.hand_number = 0
@@ -53,6 +54,8 @@ class Match:
         self.must_knock = False
         self.taken: Card | None = None  # taken from the discard pile this turn: not discardable
         self.known: list[list[Card]] = [[], []]  # taken from the discard pile, not discarded since
+        self.pile_draws = 0  # turns in a row that took from the discard pile (the no-loop rule)
+        self.knock_card: Card | None = None  # Oklahoma with a second deck: this hand's knock card
         self.knock_limit = rules.knock_limit
         self.multiplier = 1
         self.games = new_games(rules)
@@ -63,7 +66,7 @@ class Match:
 
     @classmethod
     def new(cls, rules: Rules | None, first_dealer: int) -> "Match":
-        return cls(rules or Rules(), first_dealer)
+        return _class_for(rules or Rules())(rules or Rules(), first_dealer)
 
     # -- queries -------------------------------------------------------------------------
 
@@ -147,6 +150,10 @@ class Match:
                                 "draw from the stock or the discard pile first")
         if action.source == "discard" and self.must_draw_stock:
             raise IllegalAction("wrong-phase", "both players passed the upcard: draw from the stock")
+        if action.source == "discard" and not self.discard_pile:
+            raise IllegalAction("wrong-phase", "the discard pile is empty: draw from the stock")
+        if action.count > 1 and not self.rules.mahjong:
+            raise IllegalAction("one-card-only", "only Mahjong gin takes several discards; draw one card")
 
     def _check_last_discard_offer(self, seat: int, action: Action) -> None:
         if isinstance(action, Pass):
@@ -167,7 +174,7 @@ class Match:
                 raise IllegalAction("big-gin-not-allowed", "these rules have no Big Gin")
             if not self._big_gin(hand):
                 raise IllegalAction("big-gin-not-allowed", f"Big Gin needs all 11 cards in melds; "
-                                    f"{deadwood_count(hand)} points of deadwood remain")
+                                    f"{self.scheme.deadwood(hand)} points of deadwood remain")
             return
         if not isinstance(action, (Discard, Knock)):
             raise IllegalAction("wrong-phase", f"{action.type} is not allowed in the discard: "
@@ -184,8 +191,8 @@ class Match:
                                     f"not discard {card}")
             return
         rest = [c for c in hand if c != card]
-        points = (layout_from_melds(rest, action.melds).deadwood_points if action.melds is not None
-                  else deadwood_count(rest))
+        points = (layout_from_melds(rest, action.melds, scheme=self.scheme).deadwood_points
+                  if action.melds is not None else self.scheme.deadwood(rest))
         if points and not self.rules.knocking_allowed:
             raise IllegalAction("knocking-not-allowed", f"only gin ends a hand in these rules; "
                                 f"knocking with {card} leaves {points} points of deadwood")
@@ -194,19 +201,25 @@ class Match:
                                 f"of deadwood; the limit this hand is {self.knock_limit}")
 
     def _knock_deadwood_ok(self, hand: list[Card], discard: Card) -> bool:
-        points = deadwood_count([c for c in hand if c != discard])
+        points = self.scheme.deadwood([c for c in hand if c != discard])
         return points <= self.knock_limit and (points == 0 or self.rules.knocking_allowed)
 
     def _big_gin(self, hand: list[Card]) -> bool:
-        return self.rules.big_gin and len(hand) == 11 and deadwood_count(hand) == 0
+        return self.rules.big_gin and len(hand) == 11 and self.scheme.deadwood(hand) == 0
 
     # -- changes -------------------------------------------------------------------------
 
-    def deal(self, deck: Iterable[Card | str]) -> list[dict]:
-        """Deal a hand from `deck` (52 distinct cards; index 0 is dealt first, to the non-dealer)."""
+    def deal(self, deck: Iterable[Card | str], knock_card: Card | str | None = None) -> list[dict]:
+        """Deal a hand from `deck` (52 distinct cards; index 0 is dealt first, to the non-dealer).
+        With `knock_card="second_deck"` rules, `knock_card` is the card turned from the second
+        deck (RULES.md: Oklahoma); there is then no upcard."""
         deck = parse_cards(list(deck))
         if len(deck) != 52 or len(set(deck)) != 52:
             raise ValueError("a deck must hold the 52 distinct cards")
+        second_deck = self.rules.knock_card == "second_deck"
+        if second_deck != (knock_card is not None):
+            raise ValueError("a knock card from a second deck is dealt with these rules, and only with them"
+                             if second_deck else "these rules take no knock card: the upcard sets the limit")
         if not self.needs_deal:
             raise IllegalAction("wrong-phase", f"cannot deal in {_PHASE_WORDS[self.phase]}")
         self.hand_number += 1
@@ -214,25 +227,44 @@ class Match:
         self.hands = [[], []]
         for i in range(20):
             self.hands[other if i % 2 == 0 else dealer].append(deck[i])
-        upcard = deck[20]
-        self.discard_pile = [upcard]
-        self.stock = deck[21:]
         self.known = [[], []]
         self.taken = None
-        self.upcard_passes = 0
+        self.upcard_passes = self.pile_draws = 0
         self.must_draw_stock = self.must_knock = False
+        self.knock_card = Card.parse(knock_card) if isinstance(knock_card, str) else knock_card
+        shown = self.knock_card or deck[20]
         if self.rules.oklahoma:
-            self.knock_limit = upcard.points
-            self.multiplier = 2 if upcard.suit == "S" else 1
+            self.knock_limit = shown.points  # the card's face value: an ace is 1 (RULES.md)
+            self.multiplier = 2 if shown.suit == "S" else 1
         else:
             self.knock_limit = self.rules.knock_limit if self.rules.knocking_allowed else 0
             self.multiplier = 1
-        self.phase, self.to_move = "upcard_offer", other
-        return [{
-            "type": "deal", "hand": self.hand_number, "dealer": dealer, "upcard": str(upcard),
+        if second_deck:
+            # 000: both are dealt ten, and the last hand's winner picks first from the stock.
+            self.discard_pile, self.stock = [], deck[20:]
+            last_winner = self.last_hand["winner"] if self.last_hand else None
+            self.phase, self.to_move = "draw", other if last_winner is None else last_winner
+        else:
+            self.discard_pile, self.stock = [deck[20]], deck[21:]
+            # 004: the non-dealer simply takes the upcard or draws; no offer to the dealer.
+            self.phase = "draw" if self.rules.first_turn == "take_or_draw" else "upcard_offer"
+            self.to_move = other
+        event = {
+            "type": "deal", "hand": self.hand_number, "dealer": dealer,
+            "upcard": str(deck[20]) if not second_deck else None,
             "stock_count": len(self.stock), "knock_limit": self.knock_limit,
             "private": {str(s): {"cards": {str(s): _cards(sorted(self.hands[s]))}} for s in (0, 1)},
-        }]
+        }
+        if second_deck:
+            event["knock_card"] = str(self.knock_card)
+        if self.rules.misdeal_on_dealt_knock and self._can_knock_as_dealt():
+            return [event] + self._void("misdeal")
+        return [event]
+
+    def _can_knock_as_dealt(self) -> bool:
+        """000: a player able to knock before any card is taken makes it a misdeal."""
+        limit = self.knock_limit if self.rules.knocking_allowed else 0
+        return any(self.scheme.deadwood(hand) <= limit for hand in self.hands)
 
     def apply(self, seat: int, action: Action) -> list[dict]:
         """Check and apply one action; return the events it caused."""
@@ -257,6 +289,7 @@ class Match:
         return [{**base, "type": "big_gin"}] + self._settle(seat, None, None)
 
     def _take_top(self, seat: int) -> None:
+        self.pile_draws += 1
         card = self.discard_pile.pop()
         self.hands[seat].append(card)
         self.known[seat].append(card)
@@ -282,6 +315,7 @@ class Match:
         card = self.stock.pop(0)
         self.hands[seat].append(card)
         self.taken = None
+        self.pile_draws = 0
         return {**base, "type": "draw", "from": "stock", "stock_count": len(self.stock),
                 "private": {str(seat): {"card": str(card)}}}
 
@@ -297,16 +331,24 @@ class Match:
                 self.phase, self.to_move = "last_discard_offer", 1 - seat
                 return events
             return events + self._void()
+        limit = self.rules.pile_draw_limit
+        if limit and self.pile_draws >= limit:
+            # No text has a rule against two players passing discards back and forth forever:
+            # RULES.md's no-loop rule voids the hand after so many turns without a stock draw.
+            return events + self._void("no_stock_draw")
         self.phase, self.to_move = "draw", 1 - seat
         return events
 
-    def _void(self) -> list[dict]:
-        """The stock ran down: no score, and the same dealer deals again."""
+    def _void(self, reason: str = "stock") -> list[dict]:
+        """No score: the stock ran down (`stock`), a misdeal, or the no-loop rule (`no_stock_draw`).
+        The same dealer deals again unless the rules alternate the deal after a void hand."""
         record = {"hand": self.hand_number, "dealer": self.dealer, "result": "void", "winner": None,
-                  "knocker": None, "points": 0,
+                  "knocker": None, "points": 0, "void_reason": reason,
                   "hands": {str(s): _cards(sorted(self.hands[s])) for s in (0, 1)}}
         self.sheet.append({k: record[k] for k in ("hand", "dealer", "result", "winner", "points")})
         self.last_hand = record
+        if reason != "misdeal" and self.rules.dealer_after_void == "alternate":
+            self.dealer = 1 - self.dealer
         self.phase, self.to_move = "awaiting_deal", None
         return [{"type": "hand_void", "hand": self.hand_number, "record": record}]
 
@@ -330,7 +372,7 @@ class Match:
                           | {"games_credited": credited})
         self.last_hand = record
         events = [{"type": "hand_end", "hand": self.hand_number, "record": record}]
-        if winner is None:
+        if winner is None:  # a tie: nobody won, so only alternation moves the deal
             self.dealer = 1 - self.dealer if self.rules.next_dealer == "alternate" else self.dealer
         else:
             self.dealer = {"alternate": 1 - self.dealer, "winner": winner,
@@ -349,19 +391,8 @@ class Match:
         return events + self._end_match(reason, winner=1 - seat)
 
     def _end_match(self, reason: str, winner: int | None = None) -> list[dict]:
-        net = net_margin(self.games)  # seat 0's lead over the closed games
-        if winner is None and len(self.games) == 1:
-            # Single scoring: whoever reached the target wins, even if the boxes leave the
-            # other player with the higher final total (the margin is then negative).
-            winner = self.games[0]["final"]["winner"]
-        elif winner is None:
-            winner = 0 if net > 0 else 1 if net < 0 else None
         self.phase, self.to_move = "match_over", None
-        self.result = {
-            "winner": winner, "reason": reason, "margin": net if winner != 1 else -net,
-            "totals": [sum((g["final"] or g)["totals"][s] for g in self.games) for s in (0, 1)],
-            "games": plain_copy(self.games), "hands_won": list(self.wins),
-        }
+        self.result = match_result(self.rules, self.games, self.wins, reason, winner)
         return [{"type": "match_end", "hand": self.hand_number, "result": plain_copy(self.result)}]
 
     # -- views and serialisation ------------------------------------------------------------
@@ -380,6 +411,7 @@ class Match:
             "must_draw_stock": self.must_draw_stock, "must_knock": self.must_knock,
             "taken": str(self.taken) if self.taken else None,
             "known": [_cards(k) for k in self.known], "knock_limit": self.knock_limit,
+            "pile_draws": self.pile_draws, "knock_card": str(self.knock_card) if self.knock_card else None,
             "multiplier": self.multiplier, "games": plain_copy(self.games),
             "wins": list(self.wins), "sheet": plain_copy(self.sheet),
             "last_hand": plain_copy(self.last_hand), "result": plain_copy(self.result),
@@ -387,7 +419,8 @@ class Match:
 
     @classmethod
     def from_dict(cls, data: dict) -> "Match":
-        match = cls(Rules.from_dict(data["rules"]), data["first_dealer"])
+        rules = Rules.from_dict(data["rules"])
+        match = _class_for(rules)(rules, data["first_dealer"])
         for name in ("dealer", "hand_number", "phase", "to_move", "upcard_passes", "must_draw_stock",
                      "must_knock", "knock_limit", "multiplier", "wins"):
             setattr(match, name, copy.copy(data[name]))
@@ -396,12 +429,27 @@ class Match:
         match.discard_pile = parse_cards(data["discard_pile"])
         match.taken = Card.parse(data["taken"]) if data["taken"] else None
         match.known = [parse_cards(k) for k in data["known"]]
+        # Saved before issue 14: no pile-draw count (a fresh count) and no second-deck knock card.
+        match.pile_draws = data.get("pile_draws", 0)
+        match.knock_card = Card.parse(data["knock_card"]) if data.get("knock_card") else None
         for name in ("games", "sheet", "last_hand", "result"):
             setattr(match, name, plain_copy(data[name]))
+        match._load_extra(data)
         return match
+
+    def _load_extra(self, data: dict) -> None:
+        """A variant's own state (Mahjong gin's table)."""
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Match) and self.to_dict() == other.to_dict()
 
     def __repr__(self) -> str:
         return f"<Match hand {self.hand_number} {self.phase} to_move={self.to_move}>"
+
+
+def _class_for(rules: Rules) -> type:
+    """Mahjong gin's turns and scoring differ enough to live in their own class."""
+    if rules.mahjong:
+        from .mahjong import MahjongMatch
+        return MahjongMatch
+    return Match

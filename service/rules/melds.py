@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Iterable, Iterator
 
 from .cards import Card, SUITS, card_from_index, parse_cards
+from .runs import is_run_ranks, run_order
 
 
 def _mask_value(mask: int) -> int:
@@ -31,23 +32,30 @@ RUN_COVER = [_run_cover(m) for m in range(1 << 13)]
 
 @dataclass(frozen=True)
 class Meld:
-    """A set (3-4 cards of one rank) or a run (3+ consecutive cards of one suit), sorted."""
+    """A set (3-4 cards of one rank) or a run (3+ consecutive cards of one suit), sorted (a
+    run in playing order: Q K A, K A 2). `runs` is the rules' option (RULES.md): by default the
+    ace is low only."""
 
     cards: tuple[Card, ...]
 
-    def __init__(self, cards: Iterable[Card | str]):
+    def __init__(self, cards: Iterable[Card | str], runs: str = "ace_low"):
         parsed = tuple(sorted(parse_cards(cards)))
-        object.__setattr__(self, "cards", parsed)
-        if meld_kind(parsed) is None:
+        kind = meld_kind(parsed, runs)
+        if kind is None:
             raise ValueError(f"not a meld: {' '.join(map(str, parsed)) or '(empty)'}")
+        if kind == "run" and runs != "ace_low":
+            order = run_order([c.rank for c in parsed], runs)
+            parsed = tuple(Card(rank, parsed[0].suit) for rank in order)
+        object.__setattr__(self, "cards", parsed)
+        object.__setattr__(self, "_kind", kind)
 
     @classmethod
-    def parse(cls, text: str) -> "Meld":
-        return cls(parse_cards(text))
+    def parse(cls, text: str, runs: str = "ace_low") -> "Meld":
+        return cls(parse_cards(text), runs)
 
     @property
     def kind(self) -> str:
-        return meld_kind(self.cards)  # type: ignore[return-value]
+        return self._kind  # type: ignore[attr-defined]
 
     def __str__(self) -> str:
         return " ".join(map(str, self.cards))
@@ -62,16 +70,14 @@ class Meld:
         return [str(c) for c in self.cards]
 
 
-def meld_kind(cards: tuple[Card, ...] | list[Card]) -> str | None:
-    """'set', 'run', or None when the cards form no meld."""
+def meld_kind(cards: tuple[Card, ...] | list[Card], runs: str = "ace_low") -> str | None:
+    """'set', 'run', or None when the cards form no meld (under the rules' `runs` option)."""
     if len(cards) < 3 or len(set(cards)) != len(cards):
         return None
     if len(cards) <= 4 and len({c.rank for c in cards}) == 1:
         return "set"
-    if len({c.suit for c in cards}) == 1:
-        ranks = sorted(c.rank for c in cards)
-        if ranks == list(range(ranks[0], ranks[0] + len(ranks))):
-            return "run"
+    if len({c.suit for c in cards}) == 1 and is_run_ranks([c.rank for c in cards], runs):
+        return "run"
     return None
 
 

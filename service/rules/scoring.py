@@ -3,6 +3,7 @@ bonuses when a game closes."""
 from __future__ import annotations
 
 from .options import Rules
+from .plain import plain_copy
 
 
 def new_games(rules: Rules) -> list[dict]:
@@ -66,3 +67,32 @@ def net_margin(games: list[dict]) -> int:
             margin = game["final"]["margin"]
             net += margin if game["final"]["winner"] == 0 else -margin
     return net
+
+
+def match_result(rules: Rules, games: list[dict], wins: list[int], reason: str, winner: int | None) -> dict:
+    """The match result. `winner` is given for a resignation or timeout. RULES.md "Result":
+    both who reached the target and the net result (the lower total pays the difference)."""
+    net = net_margin(games)  # seat 0's lead over the closed games
+    reached = games[0]["final"]["winner"] if len(games) == 1 and games[0]["final"] else None
+    exactly_50 = False
+    if winner is None and len(games) == 1:
+        # Single scoring: whoever reached the target wins, even if the boxes leave the
+        # other player with the higher final total (the margin is then negative).
+        winner = reached
+    elif winner is None:
+        winner = 0 if net > 0 else 1 if net < 0 else None
+    if reason == "target" and rules.exactly_50_loses and abs(net) == 50:
+        # 000's variation: a player exactly 50 ahead at the end loses.
+        winner, exactly_50 = (1 if net > 0 else 0), True
+    leader = 0 if net > 0 else 1 if net < 0 else None
+    result = {
+        "winner": winner, "reason": reason, "margin": net if winner != 1 else -net,
+        "totals": [sum((g["final"] or g)["totals"][s] for g in games) for s in (0, 1)],
+        "games": plain_copy(games), "hands_won": list(wins),
+        "target_reached_by": reached,
+        "net": {"leader": leader, "points": abs(net),
+                "payer": None if leader is None else 1 - leader, "payee": leader},
+    }
+    if exactly_50:
+        result["exactly_50_rule"] = True
+    return result

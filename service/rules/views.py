@@ -3,8 +3,6 @@ from __future__ import annotations
 
 from .plain import plain_copy
 
-from .melds import best_arrangement, deadwood_count
-
 
 def seat_view(match, seat: int) -> dict:
     if seat not in (0, 1):
@@ -24,6 +22,7 @@ def seat_view(match, seat: int) -> dict:
         "discard_pile": [str(c) for c in match.discard_pile],
         "stock_count": len(match.stock),
         "knock_limit": match.knock_limit,
+        **({"knock_card": str(match.knock_card)} if match.knock_card else {}),
         "multiplier": match.multiplier,
         "legal_actions": [a.to_dict() for a in match.legal_actions(seat)],
         "can_resign": not match.is_over,
@@ -36,10 +35,11 @@ def seat_view(match, seat: int) -> dict:
 
 
 def _arrangement(match, hand) -> dict:
-    view = best_arrangement(hand).to_dict()
+    scheme = match.scheme
+    view = scheme.best(hand).to_dict()
     if len(hand) == 11:
         # Suggest the discard that leaves the least deadwood, among the cards one may discard.
-        options = [(deadwood_count([c for c in hand if c != card]), -card.points, card)
+        options = [(scheme.deadwood([c for c in hand if c != card]), -scheme.points(card), card)
                    for card in hand if card != match.taken]
         points, _, card = min(options)
         view["best_discard"] = str(card)

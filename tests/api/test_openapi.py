@@ -1,6 +1,7 @@
 """openapi.yaml is generated from the code, valid, complete, and served with a docs page."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -104,3 +105,103 @@ def test_answers_with_a_body_carry_a_real_example(generated):
         assert "example" in content or "examples" in content, (method, path)
     created = paths["/games"]["post"]["responses"]["201"]["content"]["application/json"]["example"]
     assert created["seat"] == 0 and created["game"]["status"] == "waiting_for_opponent"
+
+
+def test_every_operation_has_a_short_unique_operation_id(generated):
+    spec = yaml.safe_load(generated)
+    ids = [op.get("operationId") for ops in spec["paths"].values() for method, op in ops.items()
+           if method != "parameters"]
+    assert all(ids) and len(set(ids)) == len(ids), ids
+    assert {"createGame", "joinGame", "getGame", "postAction", "listEvents", "streamGame", "getContact"} <= set(ids)
+    assert all(re.fullmatch(r"[a-z]+[A-Za-z]*", op_id) and len(op_id) <= 20 for op_id in ids), ids
+
+
+def object_schemas(spec: dict, schema: dict, seen: set):
+    """Every object schema reachable from `schema` (following $refs once each)."""
+    if "$ref" in schema:
+        name = schema["$ref"].rsplit("/", 1)[1]
+        if name in seen:
+            return
+        seen.add(name)
+        yield from object_schemas(spec, spec["components"]["schemas"][name], seen)
+        return
+    if schema.get("properties"):
+        yield schema
+    for key in ("oneOf", "anyOf", "allOf"):
+        for part in schema.get(key, []):
+            yield from object_schemas(spec, part, seen)
+    for part in (*schema.get("properties", {}).values(), *([schema["items"]] if "items" in schema else [])):
+        yield from object_schemas(spec, part, seen)
+
+
+def test_every_success_schema_lists_its_required_fields(generated):
+    spec = yaml.safe_load(generated)
+    checked = 0
+    for path, ops in spec["paths"].items():
+        for method, op in ops.items():
+            if method == "parameters":
+                continue
+            for status, response in op["responses"].items():
+                if not status.startswith("2"):
+                    continue
+                for media, content in response.get("content", {}).items():
+                    for schema in object_schemas(spec, content.get("schema", {}), set()):
+                        if path == "/games/{game_id}/stream" or schema is spec["components"]["schemas"]["SeatCards"]:
+                            continue  # an SSE frame's fields; a deal's cards, as far as the seat may see them
+                        assert schema.get("required"), (method, path, status, sorted(schema["properties"]))
+                        checked += 1
+    assert checked > 20
+
+
+def test_actions_and_events_are_unions_with_one_schema_per_type(generated):
+    from service.schemas import ACTION_TYPES, EVENT_SCHEMAS
+    schemas = yaml.safe_load(generated)["components"]["schemas"]
+    for union, types in (("Action", ACTION_TYPES), ("Event", EVENT_SCHEMAS)):
+        assert schemas[union]["discriminator"]["propertyName"] == "type"
+        mapping = schemas[union]["discriminator"]["mapping"]
+        assert set(mapping) == set(types)
+        for kind, target in mapping.items():
+            member = schemas[target.rsplit("/", 1)[1]]
+            assert member["properties"]["type"]["enum"] == [kind]
+            assert "type" in member["required"]
+            if union == "Action":  # a request: exactly its fields
+                assert member["additionalProperties"] is False
+    draw = schemas["DrawAction"]
+    assert set(draw["properties"]) == {"type", "from"} and set(draw["required"]) == {"type", "from"}
+    assert schemas["GameView"]["properties"]["phase"]["enum"]
+    assert schemas["Problem"]["properties"]["code"]["enum"] == sorted(CATALOGUE)
+
+
+def validator_for(spec: dict, name: str):
+    from openapi_schema_validator import OAS31Validator
+    return OAS31Validator({"$ref": f"#/components/schemas/{name}", "components": spec["components"]})
+
+
+@pytest.mark.parametrize("rules", [{"preset": "standard", "target": 30}, {"preset": "hollywood", "target": 25},
+                                   {"preset": "oklahoma", "target": 20, "last_discard_rule": "take_to_finish"},
+                                   {"preset": "straight", "target": 10}])
+def test_every_answer_of_whole_matches_validates_against_the_spec(client, generated, rules):
+    """The strict spec (required fields, closed enums, one schema per action and event) describes
+    what the service really sends, in every phase of real matches."""
+    from .helpers import act, auth, choose, create, new_game
+    spec = yaml.safe_load(generated)
+    views, pages, actions = (validator_for(spec, name) for name in ("GameView", "EventsPage", "Action"))
+    views.validate(create(client)["game"])  # a game waiting for its opponent
+    game = new_game(client, rules=rules)
+    for _ in range(2000):
+        answers = [client.get(f"/games/{game['id']}", headers=auth(game["tokens"][s])).get_json() for s in (0, 1)]
+        for answer in answers:
+            views.validate(answer)
+            for action in answer["legal_actions"]:
+                actions.validate(action)
+        if answers[0]["status"] == "finished":
+            break
+        seat = answers[0]["to_move"]
+        response = act(client, game, seat, choose(answers[seat]))
+        assert response.status_code == 200, response.get_json()
+    else:
+        pytest.fail("the match did not end")
+    for seat in (0, 1):
+        page = client.get(f"/games/{game['id']}/events?limit=500", headers=auth(game["tokens"][seat])).get_json()
+        pages.validate(page)
+        assert {"deal", "draw", "discard", "hand_end", "match_end"} <= {e["type"] for e in page["events"]}

@@ -276,6 +276,11 @@ def reply(port: int, to: str, body: str, subject: str = "Re: your turn", sender:
         smtp.send_message(message)
 
 
+def flat(body: str) -> str:
+    """Mail text with its line wrapping undone (words joined by single spaces), for phrases."""
+    return " ".join(body.split())
+
+
 def reply_address(message) -> str:
     return email.utils.parseaddr(message["Reply-To"])[1]
 

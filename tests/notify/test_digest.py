@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 
-from .conftest import DOMAIN, act, deliver, start_game, text, view
+from .conftest import DOMAIN, act, deliver, flat, start_game, text, view
 
 ANN, BOB = "ann@example.org", "bob@example.org"
 
@@ -29,10 +29,10 @@ def test_one_digest_a_day_over_all_games_then_unsubscribe(nclient, notify_app, m
     for game in games:
         seen = view(nclient, game, 0)
         assert f"[Gin {game['id'][:8]}] Ann v Bob" in body
-        assert f"Play in your browser: http://gin.test/play/{game['id']}#link=" in body
+        assert f"Play in your browser: http://gin.test/play/{game['id']}#link=" in flat(body)
     addresses = re.findall(rf"Replies go to (play\+\S+@{DOMAIN});", body)
     assert len(set(addresses)) == 2  # one reply address per game
-    assert f"send a mail to {unsubscribe}" in body
+    assert f"send a mail to {unsubscribe}" in flat(body)
 
     # A reply to one game's address in the digest plays in that game.
     clock.advance(hours=1)

@@ -146,7 +146,7 @@ def test_a_nul_byte_in_an_email_or_webhook_url_is_a_validation_error(nclient, no
     assert count_games(notify_app) == 1 and outbox_rows(notify_app) == []
 
 
-def test_a_reply_for_a_seat_without_an_address_is_never_answered_to_its_from(
+def test_a_reply_for_a_seat_without_an_address_plays_nothing_and_is_never_answered_to_its_from(
         nclient, notify_app, mail_server, listener):
     game = start_game(nclient, contact0={"email": ANN}, contact1={"email": BOB})
     deliver(notify_app)
@@ -155,8 +155,9 @@ def test_a_reply_for_a_seat_without_an_address_is_never_answered_to_its_from(
     mail = mail_server.catcher.to(mine)[-1]
     nclient.patch(f"/games/{game['id']}/contact", json={"email": None}, headers=auth(game["tokens"][seat]))
     reply(listener, reply_address(mail), "pass", sender="stranger@evil.test")
+    reply(listener, reply_address(mail), "pass", sender=mine)  # not on file any more either
     deliver(notify_app)
-    assert view(nclient, game, 0)["to_move"] == 1 - seat  # the secret still plays
+    assert view(nclient, game, 0)["to_move"] == seat  # only the seat's confirmed address plays
     assert mail_server.catcher.to("stranger@evil.test") == []
     assert [r for r in outbox_rows(notify_app) if r.kind == "answer"] == []
 

@@ -25,12 +25,14 @@ def test_turn_mail_shows_the_hand_pile_stock_scores_deadline_and_commands(nclien
     [mail] = mail_server.catcher.to(EMAILS[seat])
     body = text(mail)
 
-    assert mail["Subject"] == f"[Gin {game['id'][:8]}] Your turn - {'Ann v Bob' if seat == 0 else 'Bob v Ann'}"
+    assert mail["Subject"] == f"[Gin {game['id'][:8]}] {'Ann v Bob' if seat == 0 else 'Bob v Ann'}"
+    assert body.startswith(f"Your turn, {'Ann' if seat == 0 else 'Bob'}: hand 1, the upcard offer.")
     assert re.fullmatch(rf"<gin\.{re.escape(game['id'])}\.{seat}\.turn\.[0-9a-f]{{16}}@{DOMAIN}>", mail["Message-ID"])
     assert mail["In-Reply-To"] == mail["References"] == f"<gin.{game['id']}.{seat}@{DOMAIN}>"
     assert re.fullmatch(rf"play\+[A-Za-z0-9_-]{{24}}@{DOMAIN}", reply_address(mail))
     assert mail["X-Gin-Version"] == str(seen["version"]) and mail["Auto-Submitted"] == "auto-generated"
-    assert mail["Date"] and mail.get_content_type() == "text/plain"
+    assert mail["Date"] and mail.get_content_type() == "multipart/alternative"  # plain, then HTML
+    assert [p.get_content_type() for p in mail.iter_parts()] == ["text/plain", "text/html"]
 
     arrangement = seen["arrangement"]
     for meld in arrangement["melds"]:
@@ -42,10 +44,12 @@ def test_turn_mail_shows_the_hand_pile_stock_scores_deadline_and_commands(nclien
     assert "Score: " in body and "(target 100)" in body
     assert "Deadline for your move: 2030-01-04 12:00 UTC (in 3 days 0 h)." in body
     assert f"take            take the upcard {seen['discard_pile'][-1]}" in body and "\n  pass\n" in body
-    assert f"Play in your browser: http://gin.test/play/{game['id']}#link=" in body
+    assert f"\nPlay in your browser:\nhttp://gin.test/play/{game['id']}#link=" in body  # the link alone
     # The other seat heard that the game started, with no commands to reply with but resign.
     [other] = mail_server.catcher.to(EMAILS[1 - seat])
-    assert "Waiting for" in other["Subject"] and "take " not in text(other)
+    assert other["Subject"] == f"[Gin {game['id'][:8]}] {'Bob v Ann' if seat == 0 else 'Ann v Bob'}"
+    assert "\nWaiting for " in text(other) and "take " not in text(other)
+    assert "To play, reply" not in text(other) and "Nothing to play until" in text(other)
 
 
 def test_reply_secret_and_bearer_tokens_are_never_stored_or_mailed(nclient, notify_app, mail_server):
@@ -80,7 +84,8 @@ def test_a_whole_match_by_http_mails_turns_hands_and_result_without_leaking(ncli
                 # The state part comes from view(seat) alone: no stock card, no unknown opponent card.
                 shown = cards_in(body[body.index("Your hand ("):].split())
                 assert not shown & secret_cards(state.state, seat), body
-            hand_over = "Hand over" in mail["Subject"] or "Match over" in mail["Subject"]
+            assert mail["Subject"] == f"[Gin {game['id'][:8]}] {'Ann v Bob' if seat == 0 else 'Bob v Ann'}"
+            hand_over = body.startswith(("Hand over", "Match over"))
             for line in body.splitlines():
                 if "drew from the stock" in line and not line.strip().startswith("You") and not hand_over:
                     # The opponent's stock card stays hidden until the hand is over and revealed.
@@ -90,7 +95,7 @@ def test_a_whole_match_by_http_mails_turns_hands_and_result_without_leaking(ncli
                 assert re.search(r"\n  (you|Ann|Bob) \(knocker\): .*deadwood", body) or "void" in body
                 assert "(defender)" in body or "void" in body
                 assert "Score sheet:" in body
-            if "Match over" in mail["Subject"]:
+            if body.startswith("Match over"):
                 finals[seat] = body
         seen_mails = len(mail_server.catcher.messages)
         if state.state["phase"] == "match_over":
@@ -101,8 +106,8 @@ def test_a_whole_match_by_http_mails_turns_hands_and_result_without_leaking(ncli
     assert finals[0] and finals[1], "both seats get the end-of-match mail"
     result = view(nclient, game, 0)["result"]
     winner = "Ann" if result["winner"] == 0 else "Bob"
-    assert f"The match is over: {winner} wins by {result['margin']}." in finals[1 - result["winner"]]
-    assert f"The match is over: You win by {result['margin']}." in finals[result["winner"]]
+    assert finals[1 - result["winner"]].startswith(f"Match over: {winner} wins by {result['margin']}.")
+    assert finals[result["winner"]].startswith(f"Match over: you win by {result['margin']}.")
     assert "game 1 closed, won by" in finals[0] and hand_ends[0] == hand_ends[1] >= 1
     assert all(row.status == "sent" for row in outbox_rows(notify_app))
 
@@ -131,7 +136,7 @@ def test_contact_settings_validate_greet_and_show_the_secret_once(nclient, notif
     # It is this seat's turn: the new address gets the turn mail now, the hook a turn.started.
     deliver(notify_app)
     [mail] = mail_server.catcher.to(ANN)
-    assert "Your turn" in mail["Subject"]
+    assert text(mail).startswith("Your turn")
     [call] = receiver.delivered()
     assert '"type":"turn.started"' in call["body"]
 

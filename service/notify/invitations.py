@@ -1,0 +1,299 @@
+"""Start and join by mail.
+
+- `POST /games` with `"invite_email"`: the opponent is sent an invitation (who invites, the rules
+  in words, `join` by reply, the web invite link). Its reply address is join+<invite code>, the
+  same secret as the link's, so a reply and the page open the same seat, once.
+- A reply `join` (or `join Name`) from the invited address takes seat 1: that address counts as
+  confirmed (the reply proves its owner reads mail sent to it), and the game goes on by mail.
+- A mail to new@MAIL_DOMAIN naming the opponent's address (and optionally `name ...`, `rules ...`)
+  is answered with one mail to its sender asking to confirm (start+<secret>); `confirm` creates the
+  game, the sender in seat 0 with a confirmed address, and sends the invitation.
+
+Abuse limits: INVITES_PER_SENDER_PER_DAY per sender (address) and per HTTP client; none to an
+address that said `stop`; an invitation goes only where a player asked (nobody else is mailed
+who never played); replies to join/start addresses count only from the address they were sent
+to; `stop` in a reply (or the List-Unsubscribe button) stops the address for good.
+"""
+from __future__ import annotations
+
+import json
+import re
+import secrets
+from datetime import timedelta
+from email.message import EmailMessage
+from email.utils import getaddresses
+
+from flask import has_request_context, request
+from sqlalchemy import func, select
+
+from .. import store
+from ..errors import Problem
+from ..extensions import db
+from ..rules import Rules
+from ..rules.options import PRESETS
+from ..tokens import hash_secret
+from . import compose, confirm, message, outbox, senders
+from .addresses import check_email, normalised
+from .commands import strip_reply
+from .consent import MailInvitation
+from .contacts import set_contact
+from .settings import setting
+from .wording import rules_in_words
+
+NEW_LOCAL = "new"
+MOVE_TIME_HOURS = 72  # a game started by mail has the API's default move time
+_NAME = re.compile(r"^[^\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]{1,40}$")
+
+
+class Refused(Exception):
+    """A mail to new@ we will not act on; the text is for the log (the sender is not answered)."""
+
+
+# -- inviting ----------------------------------------------------------------------------------
+
+def invite(game, invite_code: str, address: str, inviter_email: str | None, moment) -> None:
+    """An invitation for seat 1 of `game` (just created) to `address`, asked over HTTP. Problems:
+    validation-error (not an address), invitation-refused (the address said stop, or is the
+    inviter's own), too-many-invitations (the sender's or the client's day is used up)."""
+    try:
+        address = check_email(address)
+    except ValueError as exc:
+        raise Problem("validation-error", str(exc), errors={"json": {"invite_email": [str(exc)]}}) from None
+    if confirm.status(address) == confirm.STOPPED or senders.same_address(address, inviter_email):
+        raise Problem("invitation-refused", "no invitation can be sent to this address (it asked for no "
+                      "mail from this service, or it is your own); nothing was changed")
+    client = request.remote_addr[:64] if has_request_context() and request.remote_addr else None
+    sender = senders.mailbox(inviter_email) if inviter_email else None
+    if over_limit(sender, client, moment):
+        raise Problem("too-many-invitations", "enough invitations were sent today by you; nothing was "
+                      "changed (invite by the link instead, or try again tomorrow)")
+    row = MailInvitation(game_id=game.id, sender=sender, client=client, invitee=normalised(address),
+                         join_hash=hash_secret(invite_code), created_at=moment)
+    db.session.add(row)
+    send_invitation(game, row, invite_code, address, moment)
+
+
+def over_limit(sender: str | None, client: str | None, moment) -> bool:
+    day_ago, cap = moment - timedelta(days=1), setting("INVITES_PER_SENDER_PER_DAY")
+    for column, value in ((MailInvitation.sender, sender), (MailInvitation.client, client)):
+        if value and db.session.scalar(select(func.count()).select_from(MailInvitation).where(
+                column == value, MailInvitation.created_at > day_ago)) >= cap:
+            return True
+    return False
+
+
+def send_invitation(game, row: MailInvitation, invite_code: str, to: str, moment) -> None:
+    inviter = game.seats[0].name
+    reply_to = message.address("join", invite_code)
+    base = setting("BASE_URL").rstrip("/")
+    hours = _move_time(game.id)
+    text = (f"{inviter} invites you to a game of Gin Rummy, played by mail: one move at a time, "
+            "at your own pace.\n\n"
+            f"The rules: {rules_in_words(game.rules)}\n"
+            + (f"Time per move: {hours} hours.\n" if hours else "No time limit per move.\n") +
+            "\nTo join, reply to this mail with the one word\n\n    join\n\n"
+            "or with the name you want to play under, like\n\n    join Bob\n\n"
+            "Each of your turns then comes as a mail with your hand and the commands to reply "
+            "with. Replies count only from this address.\n\n"
+            "Or join in a browser (the link works once):\n"
+            f"{base}/join/{game.id}#invite={invite_code}\n\n"
+            "If you don't want to play, ignore this mail: nothing more is sent unless you reply. "
+            "To never get mail from this service, reply `stop`.\n")
+    message_id = message.new_message_id(game.id, 1, "invitation")
+    mail = message.build(to=to, subject=f"{compose.game_tag(game.id)} {inviter} invites you to Gin Rummy",
+                         text=text, message_id=message_id, moment=moment, reply_to=reply_to,
+                         game_id=game.id, seat=1, unsubscribe=reply_to, unsubscribe_subject="stop")
+    outbox.enqueue("mail", "invitation", to, message.serialise(mail), message_id, game_id=game.id,
+                   seat=1, moment=moment)
+    row.sent_at = moment
+
+
+def _move_time(game_id: str) -> int | None:
+    from .models import GameClock
+    clock = db.session.get(GameClock, game_id)
+    return clock.move_time_hours if clock else MOVE_TIME_HOURS
+
+
+# -- replies to join+, start+ and new@ -----------------------------------------------------------
+
+def receive(msg: EmailMessage, message_id: str, kind: str, secret: str, envelope_sender: str | None, moment):
+    from .inbound import Outcome, text_of
+    words = strip_reply(text_of(msg)).split("\n", 1)[0].split()
+    if not words:  # a List-Unsubscribe mailto sends only a Subject
+        from .commands import subject_text
+        words = subject_text(msg.get("Subject") or "").split()[:1]
+    word = words[0].lower().strip(".!,;:") if words else ""
+    try:
+        if kind == "new":
+            outcome = Outcome(*_new_game(msg, envelope_sender, moment))
+        elif kind == "start":
+            outcome = Outcome(*_start(msg, secret, word, envelope_sender, moment))
+        else:
+            outcome = Outcome(*_join(msg, secret, word, words[1:], envelope_sender, moment))
+        if outcome.status not in ("ignored", "wrong-sender"):  # junk leaves no row
+            db.session.add(_inbound_row(message_id, outcome, moment))
+        db.session.commit()
+        return outcome
+    except BaseException:
+        db.session.rollback()
+        raise
+
+
+def _inbound_row(message_id: str, outcome, moment):
+    from .models import InboundMail
+    return InboundMail(message_id=message_id[:250], game_id=outcome.game_id, outcome=outcome.status[:40],
+                       received_at=moment)
+
+
+def _join(msg, secret: str, word: str, rest: list[str], envelope_sender, moment):
+    row = db.session.scalar(select(MailInvitation).where(MailInvitation.join_hash == hash_secret(secret))
+                            .with_for_update())
+    if row is None or row.game_id is None:
+        return "ignored", "not an invitation's reply address"
+    if not senders.is_sender(msg, envelope_sender, row.invitee):
+        return "wrong-sender", "a join reply counts only from the invited address"
+    if word == "stop":
+        confirm.stop(row.invitee, moment)
+        return "stopped", "the address gets no more mail from this service", row.game_id
+    if word != "join":
+        return "ignored", "no join or stop found"
+    if row.joined_at is not None:
+        return "duplicate", "this invitation was used already", row.game_id
+    game = store.lock_game(row.game_id)
+    if game is None or game.seats[1].joined_at is not None:
+        return "failed", "the seat was taken already (by the invite link?)", row.game_id
+    name = _name(" ".join(rest)) or _name(msg_display_name(msg)) or _name(row.invitee.split("@")[0]) or "Guest"
+    try:
+        with db.session.begin_nested():  # a refused join leaves the contact unset too
+            set_contact(row.game_id, 1, moment, email=row.invitee, mail_mode="turn")
+            # The reply came from the address the invitation went to: its owner reads that mail.
+            confirm.confirmed(row.invitee, moment)
+            store.join_game(row.game_id, secret, name)  # deals; the first turn's mails go to both
+    except (Problem, ValueError) as exc:
+        return "failed", getattr(exc, "detail", None) or str(exc), row.game_id
+    row.joined_at = moment
+    return "joined", f"seat 1 taken as {name}", row.game_id
+
+
+def msg_display_name(msg) -> str:
+    found = getaddresses(msg.get_all("From", []))
+    return found[0][0] if len(found) == 1 else ""
+
+
+def _name(text: str) -> str | None:
+    text = " ".join((text or "").split())[:40].strip()
+    return text if text and _NAME.match(text) and "=?" not in text else None
+
+
+def _start(msg, secret: str, word: str, envelope_sender, moment):
+    row = db.session.scalar(select(MailInvitation).where(MailInvitation.start_hash == hash_secret(secret))
+                            .with_for_update())
+    if row is None:
+        return "ignored", "not a start address"
+    if not senders.is_sender(msg, envelope_sender, row.sender):
+        return "wrong-sender", "a start reply counts only from the address that asked"
+    if word == "stop":
+        confirm.stop(row.sender, moment)
+        return "stopped", "the address gets no more mail from this service"
+    if word != "confirm" or row.game_id is not None:
+        return "ignored", "no confirm or stop found, or the game was started already"
+    if confirm.status(row.invitee) == confirm.STOPPED:
+        return "failed", "the opponent's address asked for no mail"
+    starter = senders.from_address(msg)
+    confirm.confirmed(starter, moment)
+    game, _token, invite_code = store.create_game(Rules.from_dict(json.loads(row.rules or "{}")),
+                                                  row.inviter_name or "Host", MOVE_TIME_HOURS)
+    set_contact(game.id, 0, moment, email=starter, mail_mode="turn")
+    row.game_id, row.join_hash = game.id, hash_secret(invite_code)
+    send_invitation(game, row, invite_code, row.invitee, moment)
+    _tell_starter(game, starter, row.invitee, moment)
+    return "started", f"game {game.id} created, invitation sent", game.id
+
+
+def _tell_starter(game, to: str, invitee: str, moment) -> None:
+    names = {0: game.seats[0].name}
+    text = (f"Your game is set up, {game.seats[0].name}: the invitation went to {invitee}.\n"
+            "You will get a mail with your hand as soon as they join; reply to it to play.\n")
+    message_id = message.new_message_id(game.id, 0, "started")
+    mail = message.build(to=to, subject=compose.game_subject(game.id, names, 0), text=text,
+                         message_id=message_id, moment=moment, game_id=game.id, seat=0)
+    outbox.enqueue("mail", "started", to, message.serialise(mail), message_id, game_id=game.id, seat=0,
+                   moment=moment)
+
+
+def _new_game(msg, envelope_sender, moment):
+    """A mail to new@: checked, then one mail to its sender asking to confirm (no game yet)."""
+    from .inbound import text_of
+    sender = senders.from_address(msg)
+    if sender is None or not senders.is_sender(msg, envelope_sender, sender):
+        return "ignored", "no single From address, or it does not match the envelope / authentication"
+    try:
+        sender = check_email(sender)
+        opponent, name, rules = parse_request(strip_reply(text_of(msg)), msg_display_name(msg), sender)
+    except (ValueError, Refused) as exc:
+        return "ignored", f"not a game request: {exc}"
+    if confirm.status(sender) == confirm.STOPPED or confirm.status(opponent) == confirm.STOPPED:
+        return "ignored", "an address that said stop"
+    if over_limit(senders.mailbox(sender), None, moment):
+        return "ignored", "enough invitations from this sender today"
+    secret = secrets.token_urlsafe(32)
+    db.session.add(MailInvitation(sender=senders.mailbox(sender), invitee=normalised(opponent), inviter_name=name,
+                                  rules=json.dumps(rules), start_hash=hash_secret(secret), created_at=moment))
+    reply_to = message.address("start", secret)
+    text = (f"Someone asked the Gin Rummy service at {setting('BASE_URL').rstrip('/')} from this "
+            f"address to start a game against {opponent}.\n"
+            f"The rules: {rules_in_words(Rules.from_dict(rules).to_dict())}\n\n"
+            "To start it and send the invitation, reply to this mail with the one word\n\n    confirm\n\n"
+            "If you did not ask for this, ignore this mail; to never get mail from this service, "
+            "reply `stop`.\n")
+    message_id = message.new_message_id(None, None, "start")
+    mail = message.build(to=sender, subject="[Gin] Confirm your new game", text=text, message_id=message_id,
+                         moment=moment, reply_to=reply_to, unsubscribe=reply_to, unsubscribe_subject="stop")
+    outbox.enqueue("mail", "start", sender, message.serialise(mail), message_id, moment=moment)
+    return "asked", "the sender was asked to confirm the new game"
+
+
+def parse_request(text: str, display_name: str, sender: str) -> tuple[str, str, dict]:
+    """(opponent's address, the starter's name, rules) from a new@ mail's body:
+
+        bob@example.org
+        name Ann
+        rules oklahoma target 150
+    """
+    opponent, name, rules = None, _name(display_name) or _name(sender.split("@")[0]) or "Host", {}
+    for line in text.splitlines():
+        words = line.split()
+        if not words:
+            continue
+        head = words[0].lower().rstrip(":")
+        if head == "name" and _name(" ".join(words[1:])):
+            name = _name(" ".join(words[1:]))
+        elif head == "rules":
+            rules = _rules(words[1:])
+        elif "@" in line and opponent is None:
+            candidate = words[-1] if head in ("opponent", "invite", "to") else words[0]
+            opponent = check_email(candidate.strip("<>,;"))
+        else:
+            raise Refused(f"a line that is not an address, name or rules: {line[:60]!r}")
+    if opponent is None or senders.same_address(opponent, sender):
+        raise Refused("no opponent's address (other than the sender's own)")
+    return opponent, name, rules
+
+
+def _rules(words: list[str]) -> dict:
+    """`oklahoma target 150 knock_limit 8`: a preset's name, and option names each followed by a
+    value (a number, yes/no, or a word); Rules checks them (InvalidRules names a bad one)."""
+    rules: dict = {}
+    words = [w.lower() for w in words]
+    while words:
+        word = words.pop(0)
+        if word in PRESETS:
+            rules["preset"] = word
+            continue
+        if not words:
+            raise Refused(f"rules: {word!r} needs a value")
+        value = words.pop(0)
+        rules[word] = int(value) if value.lstrip("-").isdigit() else \
+            {"yes": True, "true": True, "no": False, "false": False}.get(value, value)
+    Rules.from_dict(rules)
+    return rules

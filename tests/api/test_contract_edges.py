@@ -1,0 +1,114 @@
+"""Where the spec and the service once disagreed, they now refuse the same requests: an unknown
+action before the opponent joined, webhook URLs, Idempotency-Key and If-Match syntax, whole-number
+days. And refusals of a body keep the connection usable (over a real socket, real server)."""
+from __future__ import annotations
+
+import http.client
+
+import pytest
+
+from ..conftest import start_gunicorn, stop_gunicorn
+from .helpers import act, auth, create, mover, new_game
+
+
+def post_action(client, game_id, token, body, **headers):
+    return client.post(f"/games/{game_id}/actions", json=body, headers=auth(token, **headers))
+
+
+def test_an_unknown_action_is_400_even_before_the_opponent_joins(client):
+    created = create(client)
+    for body in ({"type": "fly"}, {"type": "draw", "from": "stock", "card": "7H"}, {"type": "discard", "card": "7h"},
+                 {"type": "discard", "card": "10H"}, {"type": "knock", "discard": "KD", "melds": [["7C", "X"]]}, []):
+        response = post_action(client, created["game_id"], created["token"], body)
+        assert response.status_code == 400 and response.get_json()["code"] == "invalid-action", body
+    # A well-formed action is judged on the game's state.
+    response = post_action(client, created["game_id"], created["token"], {"type": "pass"})
+    assert response.status_code == 409 and response.get_json()["code"] == "game-not-started"
+
+
+def test_an_action_with_a_field_of_another_type_is_refused_and_changes_nothing(client):
+    game = new_game(client)
+    seat, seen = mover(client, game)
+    response = post_action(client, game["id"], game["tokens"][seat], {"type": "pass", "card": "7H"})
+    assert response.status_code == 400 and response.get_json()["code"] == "invalid-action"
+    assert mover(client, game)[1]["version"] == seen["version"]
+
+
+@pytest.mark.parametrize("value", ['7', 'W/7', '"7', '', '"7",', '"7" "8"', '*, "1"'])
+def test_if_match_must_be_entity_tags(client, value):
+    game = new_game(client)
+    seat, seen = mover(client, game)
+    response = post_action(client, game["id"], game["tokens"][seat], {"type": "pass"}, **{"If-Match": value})
+    assert response.status_code == 422 and response.get_json()["code"] == "validation-error", value
+    assert mover(client, game)[1]["version"] == seen["version"]
+
+
+@pytest.mark.parametrize("value", ['"999"', '*', 'W/"3", "4"'])
+def test_well_formed_if_match_is_judged_on_the_version(client, value):
+    game = new_game(client)
+    seat, _ = mover(client, game)
+    response = post_action(client, game["id"], game["tokens"][seat], {"type": "pass"}, **{"If-Match": value})
+    assert response.status_code in (200, 412), response.get_json()
+    assert response.status_code == (200 if value.startswith("*") else 412)
+
+
+@pytest.mark.parametrize("key", ["é", "a\tb", "x" * 201])
+def test_idempotency_key_is_printable_ascii(client, key):
+    game = new_game(client)
+    seat, _ = mover(client, game)
+    response = client.post(f"/games/{game['id']}/actions", json={"type": "pass"},
+                           headers={"Authorization": f"Bearer {game['tokens'][seat]}",
+                                    "Idempotency-Key": key.encode("utf-8").decode("latin-1")})
+    assert response.status_code == 422 and response.get_json()["code"] == "validation-error"
+
+
+@pytest.mark.parametrize("url, status", [("ftp://example.org/x", 422), ("example.org", 422),
+                                         ("https://exa mple.org/", 422), ("HTTPS://example.org/hook", 200)])
+def test_webhook_url_is_an_http_url(client, url, status):
+    created = create(client)
+    response = client.patch(f"/games/{created['game_id']}/contact", json={"webhook_url": url},
+                            headers=auth(created["token"]))
+    assert response.status_code == status, response.get_json()
+
+
+def test_days_and_hours_are_whole_numbers_as_json_schema_means_them(client):
+    response = client.post("/games", json={"name": "Ann", "move_time_hours": 48.0})
+    assert response.status_code == 201
+    game = new_game(client)
+    ok = client.post(f"/games/{game['id']}/vacation", json={"days": 2.0}, headers=auth(game["tokens"][0]))
+    assert ok.status_code == 200, ok.get_json()
+    for days in (2.5, "2", True, 8):
+        refused = client.post(f"/games/{game['id']}/vacation", json={"days": days}, headers=auth(game["tokens"][0]))
+        assert refused.status_code == 422 and refused.get_json()["code"] == "validation-error", days
+    assert client.post("/games", json={"name": "Ann", "move_time_hours": 1.5}).status_code == 422
+
+
+@pytest.fixture(scope="module")
+def gevent_server(tmp_path_factory):
+    process, base_url = start_gunicorn(f"sqlite:///{tmp_path_factory.mktemp('wire') / 'wire.sqlite3'}", workers=1)
+    yield base_url
+    stop_gunicorn(process)
+
+
+@pytest.mark.parametrize("media, size, chunked", [
+    ("application/json", 70_000, False), ("application/json", 70_000, True), ("text/plain", 70_000, False),
+    ("text/plain", 2_000_000, False), ("text/plain", 300_000, True), ("text/plain", 100, False)])
+def test_a_refused_body_leaves_the_connection_usable_or_closes_it(gevent_server, media, size, chunked):
+    """413 and 415 over a real socket: the next request on the same connection is answered, or the
+    refusal said `Connection: close`."""
+    connection = http.client.HTTPConnection(gevent_server.removeprefix("http://"), timeout=30)
+    body = b"x" * size
+    if chunked:
+        connection.request("POST", "/games", body=iter([body[i:i + 8192] for i in range(0, size, 8192)]),
+                           headers={"Content-Type": media}, encode_chunked=True)
+    else:
+        connection.request("POST", "/games", body=body, headers={"Content-Type": media})
+    refused = connection.getresponse()
+    refused.read()
+    assert refused.status == (415 if media == "text/plain" else 413)
+    if (refused.getheader("Connection") or "").lower() == "close":
+        return
+    connection.request("GET", "/health")
+    after = connection.getresponse()
+    assert after.status == 200 and after.read()
+    connection.close()

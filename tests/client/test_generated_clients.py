@@ -1,0 +1,124 @@
+"""Clients generated from openapi.yaml, as a third party would make them: Python with
+openapi-python-client (it plays a whole match against a real server through its typed functions),
+and TypeScript with openapi-typescript (a small bot written against the types passes
+`tsc --noEmit --strict`). Neither generator may warn. They skip, saying why, where the generator
+or node is missing; .ci/run installs both (pip's test extra, `npm ci` in clients/ts)."""
+from __future__ import annotations
+
+import importlib
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SPEC = ROOT / "openapi.yaml"
+TS = ROOT / "clients" / "ts"
+PACKAGE = "gin_generated"
+
+
+def python_generator() -> list[str]:
+    if importlib.util.find_spec("openapi_python_client") is None:
+        pytest.skip("openapi-python-client is not installed (pip install -e '.[test]')")
+    return [sys.executable, "-m", "openapi_python_client"]
+
+
+@pytest.fixture(scope="module")
+def generated_python(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("python-client")
+    config = folder / "config.yaml"
+    # No post-hooks: they would want ruff on PATH, and the code must be usable as generated.
+    config.write_text(f"project_name_override: gin-generated\npackage_name_override: {PACKAGE}\npost_hooks: []\n")
+    done = subprocess.run([*python_generator(), "generate", "--path", str(SPEC), "--config", str(config),
+                           "--output-path", str(folder / "out")], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    output = done.stdout + done.stderr
+    assert "warning" not in output.lower() and "error" not in output.lower(), output
+    sys.path.insert(0, str(folder / "out"))
+    try:
+        yield importlib.import_module(PACKAGE)
+    finally:
+        sys.path.remove(str(folder / "out"))
+
+
+def test_the_python_client_is_named_by_operation_and_typed(generated_python):
+    from gin_generated.api.games import create_game, get_game, join_game, list_events, post_action, stream_game  # noqa: F401
+    from gin_generated.models import DrawAction, GameView, GameViewPhase
+    fields = GameView.__annotations__
+    assert "Unset" not in str(fields["phase"]) and "Unset" not in str(fields["legal_actions"])
+    assert {p.value for p in GameViewPhase} >= {"draw", "discard", "match_over"}
+    assert "card" not in DrawAction.__annotations__  # exactly its own fields
+
+
+def test_the_python_client_plays_a_whole_match(generated_python, gin_server):
+    from gin_generated import AuthenticatedClient, Client
+    from gin_generated.api.games import create_game, get_game, join_game, list_events, post_action
+    from gin_generated.models import (CreateGame, DrawAction, DrawActionFrom, DrawActionType, GameView,
+                                      GameViewStatus, JoinGame, Problem, ProblemCode, RulesChoice, RulesChoicePreset)
+
+    created = create_game.sync(client=Client(gin_server), body=CreateGame(
+        name="Ann", rules=RulesChoice(preset=RulesChoicePreset.STANDARD, target=25)))
+    joined = join_game.sync(game_id=created.game_id, client=Client(gin_server),
+                            body=JoinGame(invite_code=created.invite_code, name="Bob"))
+    seats = {0: AuthenticatedClient(gin_server, token=created.token),
+             1: AuthenticatedClient(gin_server, token=joined.token)}
+    # Nobody may draw before the upcard is offered: the refusal is typed too.
+    refused = post_action.sync(game_id=created.game_id, client=seats[0],
+                               body=DrawAction(type_=DrawActionType.DRAW, from_=DrawActionFrom.STOCK))
+    assert isinstance(refused, Problem) and refused.code in (ProblemCode.WRONG_PHASE, ProblemCode.NOT_YOUR_TURN)
+    for _ in range(3000):
+        view = get_game.sync(game_id=created.game_id, client=seats[0])
+        assert isinstance(view, GameView), view
+        if view.status == GameViewStatus.FINISHED:
+            break
+        mine = get_game.sync(game_id=created.game_id, client=seats[view.to_move])
+        answer = post_action.sync(game_id=created.game_id, client=seats[view.to_move], body=choose(mine))
+        assert isinstance(answer, GameView), answer.to_dict() if hasattr(answer, "to_dict") else answer
+    else:
+        pytest.fail("the match did not end")
+    assert view.result is not None and view.result.winner in (0, 1)
+    page = list_events.sync(game_id=created.game_id, client=seats[1], limit=500)
+    assert page.events[-1].type_.value == "match_end"
+
+
+def choose(view):
+    """Knock when possible, else pass or draw from the stock, else discard the card the view suggests.
+    Every action posted is one of the typed legal_actions, sent back unchanged."""
+    from gin_generated.models import BigGinAction, DiscardAction, DrawAction, KnockAction, PassAction
+    legal = view.legal_actions
+    for kind in (BigGinAction, KnockAction, PassAction):
+        for action in legal:
+            if isinstance(action, kind):
+                return action
+    for action in legal:
+        if isinstance(action, DrawAction) and action.from_.value == "stock":
+            return action
+    best = view.arrangement.best_discard if view.arrangement else None
+    discards = [a for a in legal if isinstance(a, DiscardAction)]
+    return next((a for a in discards if a.card == best), discards[0] if discards else legal[0])
+
+
+def npm_tools() -> Path:
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed: the TypeScript client is not checked")
+    bin_folder = TS / "node_modules" / ".bin"
+    if not (bin_folder / "openapi-typescript").exists() or not (bin_folder / "tsc").exists():
+        pytest.skip("clients/ts has no node_modules: run `npm ci` in clients/ts (.ci/run does)")
+    return bin_folder
+
+
+def test_the_typescript_client_generates_without_warnings_and_a_bot_type_checks():
+    tools = npm_tools()
+    out = TS / "generated" / "api.d.ts"
+    out.parent.mkdir(exist_ok=True)
+    # Fields with a default are optional in a request: without this flag they would be typed required.
+    done = subprocess.run([str(tools / "openapi-typescript"), str(SPEC), "-o", str(out), "--default-non-nullable", "false"],
+                          capture_output=True, text=True, timeout=120, cwd=TS)
+    output = done.stdout + done.stderr
+    assert done.returncode == 0, output
+    assert "warn" not in output.lower() and "error" not in output.lower(), output
+    checked = subprocess.run([str(tools / "tsc"), "--noEmit", "--strict", "-p", str(TS)],
+                             capture_output=True, text=True, timeout=300, cwd=TS)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
