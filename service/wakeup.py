@@ -19,6 +19,7 @@ with gevent's monkey-patching (the production server) they are cheap greenlet ev
 """
 from __future__ import annotations
 
+import atexit
 import hashlib
 import logging
 import os
@@ -231,7 +232,9 @@ class Hub:
     def _bind_socket(self) -> socket.socket:
         os.makedirs(self._directory, mode=0o700, exist_ok=True)
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-        sock.bind(os.path.join(self._directory, f"{os.getpid()}-{uuid.uuid4().hex[:8]}.sock"))
+        path = os.path.join(self._directory, f"{os.getpid()}-{uuid.uuid4().hex[:8]}.sock")
+        sock.bind(path)
+        atexit.register(_unlink, path)  # a killed process's socket is removed by the next sender
         return sock
 
     def _listen_socket(self) -> None:

@@ -47,6 +47,17 @@ def assert_rate_limited(response) -> dict:
     return problem
 
 
+def gunicorn_sharing_redis(tmp_path, monkeypatch, **limits):
+    """Two gunicorn workers counting in Redis (moving window) with these limits: (process, URL)."""
+    redis_or_skip()
+    settings = {"RATELIMIT_ENABLED": "true", "RATELIMIT_STORAGE_URI": REDIS_URL,
+                "RATELIMIT_KEY_PREFIX": f"gin-test-{uuid.uuid4().hex[:8]}", "RATELIMIT_STRATEGY": "moving-window",
+                **limits}
+    for name, value in settings.items():
+        monkeypatch.setenv(name, value)
+    return start_gunicorn(f"sqlite:///{tmp_path / 'limits.sqlite3'}", workers=2, log_path=tmp_path / "gunicorn.log")
+
+
 def redis_or_skip():
     import redis
     try:
@@ -138,14 +149,7 @@ def test_behind_trusted_proxies_the_forwarded_address_is_the_client(client, db_c
 def test_with_redis_refusals_sent_together_are_counted_before_any_answer(tmp_path, monkeypatch):
     """Twenty refused tokens at once through two gunicorn workers sharing Redis: exactly the
     limit's worth is answered 401, the rest 429 (each refusal is counted before it is answered)."""
-    redis_or_skip()
-    monkeypatch.setenv("RATELIMIT_ENABLED", "true")
-    monkeypatch.setenv("RATELIMIT_STORAGE_URI", REDIS_URL)
-    monkeypatch.setenv("RATELIMIT_KEY_PREFIX", f"gin-test-{uuid.uuid4().hex[:8]}")
-    monkeypatch.setenv("RATELIMIT_FAILED_AUTH", "5 per minute")
-    monkeypatch.setenv("RATELIMIT_STRATEGY", "moving-window")
-    process, base_url = start_gunicorn(f"sqlite:///{tmp_path / 'refusals.sqlite3'}", workers=2,
-                                       log_path=tmp_path / "gunicorn.log")
+    process, base_url = gunicorn_sharing_redis(tmp_path, monkeypatch, RATELIMIT_FAILED_AUTH="5 per minute")
     try:
         barrier = threading.Barrier(20)
 
@@ -192,14 +196,7 @@ def test_with_redis_two_app_instances_count_together(client, db_config):
 
 def test_with_redis_gunicorn_workers_count_together(tmp_path, monkeypatch):
     """Two real gunicorn workers, many fresh connections: exactly the limit gets through."""
-    redis_or_skip()
-    monkeypatch.setenv("RATELIMIT_ENABLED", "true")
-    monkeypatch.setenv("RATELIMIT_STORAGE_URI", REDIS_URL)
-    monkeypatch.setenv("RATELIMIT_KEY_PREFIX", f"gin-test-{uuid.uuid4().hex[:8]}")
-    monkeypatch.setenv("RATELIMIT_PER_ADDRESS", "12 per minute")
-    monkeypatch.setenv("RATELIMIT_STRATEGY", "moving-window")
-    process, base_url = start_gunicorn(f"sqlite:///{tmp_path / 'limits.sqlite3'}", workers=2,
-                                       log_path=tmp_path / "gunicorn.log")
+    process, base_url = gunicorn_sharing_redis(tmp_path, monkeypatch, RATELIMIT_PER_ADDRESS="12 per minute")
     try:
         statuses = []
         for _ in range(20):
