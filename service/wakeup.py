@@ -10,10 +10,13 @@ How a wake-up travels, by database:
   Each process keeps one LISTEN connection, in a background thread, and fans out to its waiters.
 - SQLite (one host): after the commit, one datagram to each process's Unix socket in a directory
   named after the database file. No polling between processes, and nothing sent on a rollback.
-Both also wake this process's own waiters directly after the commit.
+- Redis, when WAKEUP_REDIS_URL is set (for example when PostgreSQL is reached through a pooler
+  in transaction mode, where LISTEN does not work): PUBLISH after the commit, one SUBSCRIBE
+  connection per process. It then replaces both of the above.
+All of them also wake this process's own waiters directly after the commit.
 
 A wake-up can still be lost (a full socket buffer, a LISTEN connection being re-established), so
-each process also reads, every FALLBACK_SECONDS, the versions of all the games its waiters watch
+each process also reads, every FALLBACK_SECONDS (WAKEUP_FALLBACK_SECONDS), the versions of all the games its waiters watch
 in one query per few hundred games, and wakes those that moved. Waiters are threading.Events:
 with gevent's monkey-patching (the production server) they are cheap greenlet events.
 """
@@ -65,7 +68,7 @@ def _announce(key: str, version: int | None) -> None:
     pending = session.info.setdefault(_PENDING, {})
     first = key not in pending
     pending[key] = version
-    if first and db.engine.dialect.name == "postgresql":
+    if first and session.info["gin_hub"].transport == "postgresql":
         # Queued by PostgreSQL with the transaction: sent at its commit, dropped on rollback.
         session.execute(_NOTIFY, {"payload": _payload(key, version)})
 
@@ -117,16 +120,20 @@ class Waiter:
 class Hub:
     """This process's waiters for one database, and the threads that wake them."""
 
-    def __init__(self, engine):
+    def __init__(self, engine, redis_url: str | None = None, fallback_seconds: float | None = None):
         self.engine = engine
         self.dialect = engine.dialect.name
         self.url = engine.url
+        self.redis_url = redis_url
+        self.transport = "redis" if redis_url else self.dialect
+        self.fallback_seconds = fallback_seconds or FALLBACK_SECONDS.get(self.dialect, 1.0)
         self.closing = False
         self._waiters: dict[str, set[Waiter]] = defaultdict(set)
         self._lock = threading.Lock()
         self._started_in: int | None = None  # the pid that started the threads (gunicorn forks)
         self._socket: socket.socket | None = None
-        self._directory = _socket_directory(engine.url) if self.dialect == "sqlite" else None
+        self._directory = _socket_directory(engine.url) if self.transport == "sqlite" else None
+        self._redis = None
 
     # waiting
 
@@ -172,9 +179,20 @@ class Hub:
     def publish(self, pending: dict[str, int | None]) -> None:
         for key, version in pending.items():
             self.wake(key, version)
-        if self._directory is not None:  # PostgreSQL's NOTIFY went out with the commit
-            for key, version in pending.items():
+        for key, version in pending.items():  # (PostgreSQL's NOTIFY went out with the commit)
+            if self._directory is not None:
                 self._send_datagrams(_payload(key, version).encode())
+            elif self.transport == "redis":
+                self._publish_redis(_payload(key, version))
+
+    def _publish_redis(self, payload: str) -> None:
+        import redis
+        try:
+            if self._redis is None:
+                self._redis = redis.Redis.from_url(self.redis_url, socket_timeout=2)
+            self._redis.publish(CHANNEL, payload)
+        except redis.RedisError as exc:  # the fallback poll will find the change
+            log.warning("wake-up not published to Redis: %s", exc)
 
     def _send_datagrams(self, data: bytes) -> None:
         try:
@@ -204,7 +222,9 @@ class Hub:
             if self._started_in == os.getpid():
                 return
             self._started_in = os.getpid()
-            if self.dialect == "postgresql":
+            if self.transport == "redis":
+                _daemon(self._listen_redis, "wakeup-listen")
+            elif self.transport == "postgresql":
                 _daemon(self._listen_postgres, "wakeup-listen")
             elif self._directory is not None:
                 self._socket = self._bind_socket()
@@ -229,6 +249,24 @@ class Hub:
                 time.sleep(pause)
                 pause = min(pause * 2, 5.0)
 
+    def _listen_redis(self) -> None:
+        import redis
+        pause = 0.1
+        while not self.closing:
+            try:
+                pubsub = redis.Redis.from_url(self.redis_url).pubsub(ignore_subscribe_messages=True)
+                pubsub.subscribe(CHANNEL)
+                self._wake_all()
+                pause = 0.1
+                while not self.closing:
+                    message = pubsub.get_message(timeout=5.0)
+                    if message and isinstance(message.get("data"), bytes):
+                        self.wake(*_parse(message["data"].decode("ascii", "replace")))
+            except redis.RedisError as exc:
+                log.warning("wake-up listener lost Redis (%s); reconnecting", exc)
+                time.sleep(pause)
+                pause = min(pause * 2, 5.0)
+
     def _bind_socket(self) -> socket.socket:
         os.makedirs(self._directory, mode=0o700, exist_ok=True)
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
@@ -248,7 +286,7 @@ class Hub:
     def _fallback_poll(self) -> None:
         statement = select(Game.id, Game.version).where(Game.id.in_(bindparam("ids", expanding=True)))
         while not self.closing:
-            time.sleep(FALLBACK_SECONDS.get(self.dialect, 1.0))
+            time.sleep(self.fallback_seconds)
             with self._lock:
                 known = {key[5:]: {w.version for w in group} for key, group in self._waiters.items()
                          if key.startswith("game:")}
@@ -300,8 +338,13 @@ def hub() -> Hub:
     key = engine.url.render_as_string(hide_password=False)
     found = _HUBS.get(key)
     if found is None:
+        from flask import current_app
+        def setting(name):
+            return current_app.config.get(name, os.environ.get(name)) or None
+        fallback = setting("WAKEUP_FALLBACK_SECONDS")
         with _HUBS_LOCK:
-            found = _HUBS.setdefault(key, Hub(engine))
+            found = _HUBS.setdefault(key, Hub(engine, setting("WAKEUP_REDIS_URL"),
+                                              float(fallback) if fallback else None))
     return found
 
 

@@ -22,6 +22,7 @@ from ..conftest import PG_SKIP, ROOT, start_gunicorn, stop_gunicorn
 from ..hardening.torture import database_url
 
 KINDS = ["sqlite", "postgresql"]
+REDIS_URL = "redis://127.0.0.1:6379"
 
 
 def bearer(token: str, **headers) -> dict:
@@ -143,6 +144,23 @@ def test_a_move_on_one_process_wakes_waiters_on_another(pair):
     assert "hand" in woken["data"] and woken["data"]["version"] == game["version"]
     assert answers["poll"].status_code == 200 and answers["poll"].json()["version"] == game["version"]
     stream.close()
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_with_redis_as_the_channel_a_move_wakes_a_stream_on_another_process(kind, tmp_path):
+    import redis
+    try:
+        redis.Redis.from_url(REDIS_URL, socket_connect_timeout=1).ping()
+    except redis.RedisError as exc:
+        pytest.skip(f"Redis at {REDIS_URL} does not answer ({exc})")
+    env = {"WAKEUP_REDIS_URL": REDIS_URL, "WAKEUP_FALLBACK_SECONDS": "600"}  # only Redis can wake it
+    with servers(kind, tmp_path, env=env) as (_, (mover_side, waiter_side)):
+        game = new_game(mover_side)
+        stream = Stream(waiter_side, game, 1 - game["to_move"])
+        assert stream.next_event()["id"] == game["version"]
+        move(mover_side, game)
+        assert stream.next_event(timeout=30)["id"] == game["version"]
+        stream.close()
 
 
 def test_a_stream_resumes_after_its_last_event_id_with_nothing_lost_or_doubled(pair):
