@@ -155,10 +155,6 @@ class Hub:
                     if not waiters:
                         del self._waiters[key]
 
-    def waiting(self) -> int:
-        with self._lock:
-            return sum(len(waiters) for waiters in self._waiters.values())
-
     def wake(self, key: str, version: int | None = None) -> None:
         with self._lock:
             waiters = list(self._waiters.get(key, ()))
@@ -169,10 +165,7 @@ class Hub:
     def close(self) -> None:
         """The process is stopping: every waiter answers now (streams end, long-polls return)."""
         self.closing = True
-        with self._lock:
-            waiters = [w for group in self._waiters.values() for w in group]
-        for waiter in waiters:
-            waiter.wake()
+        self._wake_all()
 
     # announcing (after a commit)
 
