@@ -349,8 +349,9 @@ def example(scene: Scene) -> str:
     best = arrangement.get("best_discard")
     if phase in ("upcard_offer", "last_discard_offer"):
         return "`take` or `pass`"
-    if phase == "draw":
-        return "`draw stock`, then on the next line a discard such as `discard 7H`"
+    if phase == "draw":  # the example names a card of the reader's own: no card it may not know
+        own = (arrangement.get("deadwood") or scene.view.get("hand") or ["CARD"])[-1]
+        return f"`draw stock`, then on the next line a discard such as `discard {own}`"
     if phase == "discard" and best:
         return f"`discard {best}`"
     return "one of them"
