@@ -28,6 +28,7 @@ from .database import begin_read_only
 from .errors import Problem, invalid_token
 from .extensions import db
 from .models import Deal, Event, Game, IdempotencyRecord, Seat, utcnow
+from .players.models import Player, PlayerSeat
 from .rules import Match, Rules, action_from_dict, redact_event
 from .tokens import hash_secret, new_game_id, new_invite_code, new_token
 
@@ -78,12 +79,19 @@ def could_be_game_id(game_id: str) -> bool:
 # reads it.
 _games, _seats, _events, _deals = Game.__table__, Seat.__table__, Event.__table__, Deal.__table__
 _tokens = SeatToken.__table__
+_players, _player_seats = Player.__table__, PlayerSeat.__table__
 # A token opens a seat as the seat's first token (seats.token_hash) or as one of its further tokens
 # (seat_tokens, from mail links): both are unique-index probes inside the same one statement.
 _FURTHER_TOKEN_SEAT = (select(_tokens.c.seat).where(_tokens.c.game_id == bindparam("game"),
                                                      _tokens.c.token_hash == bindparam("token_hash"))
                        .scalar_subquery())
-_TOKEN_OPENS_SEAT = or_(_seats.c.token_hash == bindparam("token_hash"), _seats.c.seat == _FURTHER_TOKEN_SEAT)
+# A player token opens the seats bound to its player (player_seats: at most one per game).
+_PLAYER_SEAT = (select(_player_seats.c.seat)
+                .select_from(_player_seats.join(_players, _players.c.id == _player_seats.c.player_id))
+                .where(_player_seats.c.game_id == bindparam("game"), _players.c.token_hash == bindparam("token_hash"))
+                .scalar_subquery())
+_TOKEN_OPENS_SEAT = or_(_seats.c.token_hash == bindparam("token_hash"), _seats.c.seat == _FURTHER_TOKEN_SEAT,
+                        _seats.c.seat == _PLAYER_SEAT)
 _SEAT_QUERY = (select(Game, Seat.seat).join(Seat, Seat.game_id == Game.id)
                .outerjoin(Game.clock).options(contains_eager(Game.clock))
                .where(Game.id == bindparam("game"), _TOKEN_OPENS_SEAT))
@@ -140,8 +148,10 @@ def create_game(rules: Rules, name: str, move_time_hours: int | None = deadlines
     return game, token, invite
 
 
-def join_game(game_id: str, invite_code: str, name: str) -> tuple[Game, Match, str]:
-    """Seat 1 takes its place with the invite code, and the first hand is dealt."""
+def join_game(game_id: str, invite_code: str, name: str, first_dealer: int | None = None
+              ) -> tuple[Game, Match, str]:
+    """Seat 1 takes its place with the invite code, and the first hand is dealt (by `first_dealer`,
+    else a seat drawn at random: a rematch gives the first deal to the other side)."""
     game = db.session.execute(select(Game).where(Game.id == game_id).with_for_update()).scalar() \
         if could_be_game_id(game_id) else None
     seat = game.seats[1] if game is not None else None
@@ -151,7 +161,8 @@ def join_game(game_id: str, invite_code: str, name: str) -> tuple[Game, Match, s
         raise Problem("game-full", "both seats of this game are taken: an invite code works once")
     token = new_token()
     seat.name, seat.token_hash, seat.joined_at = name, hash_secret(token), utcnow()
-    match = Match.new(Rules.from_dict(game.rules), first_dealer=secrets.randbelow(2))
+    match = Match.new(Rules.from_dict(game.rules),
+                      first_dealer=secrets.randbelow(2) if first_dealer is None else first_dealer)
     recorded = _append_events(game, _deal(game, match))
     _save(game, match)
     after_change(game, match, None, recorded)  # the first turn's clock and mails
