@@ -1,0 +1,153 @@
+"""The reference client as people meet it: the installed `gin` command, what it says happened,
+options anywhere, "did you mean", the hints, `gin play`, and the stream that outlives a restart."""
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from client import api as http
+from client import bot, gin
+
+from .conftest import Player
+from .test_cli import command_for, mover, start_game
+
+GIN_COMMAND = Path(sys.executable).parent / "gin"  # what `pip install` of the project puts on the PATH
+
+
+def test_pip_install_puts_gin_on_the_path_and_its_printed_commands_work_pasted(tmp_path, gin_server, copied_client):
+    assert GIN_COMMAND.exists(), "no `gin` script: [project.scripts] in pyproject.toml, then pip install -e ."
+    ann, bob = (Player(copied_client / "gin.py", tmp_path / who, gin_server) for who in ("ann", "bob"))
+    printed = ann.run("new", "--name", "Ann").stdout
+    line = re.search(r"^\s*(gin join .*)$", printed, re.M).group(1)
+    env = {**bob.env(), "PATH": f"{GIN_COMMAND.parent}{os.pathsep}{os.environ.get('PATH', '')}"}
+    pasted = subprocess.run(["bash", "-c", line + " --name Bob"], env=env, cwd=bob.home, capture_output=True,
+                            text=True, timeout=60)
+    assert pasted.returncode == 0, pasted.stderr
+    assert "Joined game" in pasted.stdout and len(bob.games()) == 1
+
+
+def test_options_go_before_or_after_the_command(players):
+    ann, bob = players
+    game_id = start_game(ann, bob)
+    for args in (("-g", game_id[:6], "show", "--json"), ("--json", "show", "-g", game_id[:6]),
+                 ("--plain", "-g", game_id, "--json", "show")):
+        assert ann.json(*args[:-1] if args[-1] == "--json" else args)["game_id"] == game_id, args
+    player, _ = mover(ann, bob, game_id)
+    assert "Your turn" in player.run("-g", game_id, "--plain", "watch", "--timeout", "30").stdout
+    other = bob if player is ann else ann
+    gave_up = other.run("--plain", "watch", "-g", game_id[:5], "--timeout", "1", check=gin.EXIT_ERROR)
+    assert "[watch-timeout]" in gave_up.stderr  # the stream is given up at the deadline
+
+
+def test_a_mistyped_command_gets_did_you_mean(players):
+    ann, _ = players
+    done = ann.run("shwo", check=gin.EXIT_USAGE)
+    assert "did you mean `gin show`?" in done.stderr and done.stderr.count("\n") == 1
+
+
+def test_a_game_waiting_for_its_opponent_says_so(players):
+    ann, _ = players
+    created = ann.json("new", "--name", "Ann")
+    shown = ann.run("show", "--plain").stdout
+    assert f"gin join {created['game_id']} {created['invite_code']}" in shown
+    refused = ann.run("draw", "stock", check=gin.EXIT_RULES)
+    assert "[game-not-started]" in refused.stderr and "has not joined yet" in refused.stderr
+
+
+def test_moves_say_what_happened_and_show_says_what_the_opponent_did(players):
+    ann, bob = players
+    game_id = start_game(ann, bob)
+    player, view = mover(ann, bob, game_id)
+    other = bob if player is ann else ann
+    while view["phase"] == "upcard_offer":  # both pass the upcard: then the first draw
+        player.run("pass")
+        player, view = mover(ann, bob, game_id)
+    drawn = player.run("draw", "stock", "--plain").stdout
+    card = re.search(r"You drew from the stock: (\w\w)\.", drawn).group(1)
+    view, _ = gin.Api(player.server, player.games()[game_id]["token"]).view(game_id)
+    assert card in view["hand"]
+    name = "Ann" if player is ann else "Bob"
+    player.run(*command_for(view))
+    told = other.run("show", "--plain").stdout
+    assert "Since you looked:" in told and f"{name} drew from the stock." in told and f"{name} discarded" in told
+    assert "Since you looked:" not in other.run("show", "--plain").stdout  # told once
+
+
+def test_the_end_of_a_hand_shows_both_hands_laid_out(players):
+    ann, bob = players
+    game_id = start_game(ann, bob)
+    apis = {p: gin.Api(p.server, p.games()[game_id]["token"]) for p in (ann, bob)}
+    ann.run("show")  # Ann has looked at the deal
+    while True:
+        player, view = mover(ann, bob, game_id)
+        if view["hand_number"] > 1 or view["status"] == "finished":
+            break
+        apis[player].act(game_id, bot.choose_action(view, knock_at=10), version=view["version"])
+    told = ann.run("show", "--plain").stdout
+    assert re.search(r"Hand 1 (over|void)", told), told
+    assert re.search(r"^\s+you: .*(deadwood|[2-9TJQKA][CDHS])", told, re.M), told
+    assert re.search(r"^\s+Bob: ", told, re.M), told
+
+
+def test_gin_play_waits_for_the_opponent_then_takes_typed_moves(players):
+    ann, bob = players
+    game_id = start_game(ann, bob)
+    player, view = mover(ann, bob, game_id)
+    other = bob if player is ann else ann
+    sitting = subprocess.Popen([sys.executable, str(other.script), "play", "--plain"], env=other.env(),
+                               cwd=other.home, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    player.run(*command_for(view))  # the opponent moves while `gin play` waits
+    mine, _ = gin.Api(other.server, other.games()[game_id]["token"]).view(game_id)
+    assert mine["to_move"] == mine["seat"]
+    typed = " ".join(command_for(mine)).replace("10", "T")
+    out, err = sitting.communicate(f"flyy\n{typed}\nquit\n", timeout=60)
+    assert sitting.returncode == 0, err
+    assert "Playing game" in out and "gin>" in out and "Your turn" in out
+    assert "did you mean" in out or "unknown move" in out
+    after, _ = gin.Api(other.server, other.games()[game_id]["token"]).view(game_id)
+    assert after["version"] > mine["version"]  # the typed move was made
+
+
+def test_the_stream_iterator_outlives_a_server_restart_and_sees_the_move_after_it(restartable_server, monkeypatch):
+    url = restartable_server.url
+    created = gin.Api(url).create_game({"name": "A"})
+    joined = gin.Api(url).join_game(created["game_id"], {"invite_code": created["invite_code"], "name": "B"})
+    tokens = {0: created["token"], 1: joined["token"]}
+    game_id = created["game_id"]
+    start, _ = gin.Api(url, tokens[0]).view(game_id)
+    waiter = 1 - start["to_move"]
+    streams = []
+    real_stream = http.stream
+    monkeypatch.setattr(http, "stream", lambda *a, **k: streams.append(a[2] if len(a) > 2 else k.get("last_event_id"))
+                        or real_stream(*a, **k))
+    seen, retries = [], []
+
+    def watch():
+        for view in http.views(gin.Api(url, tokens[waiter], retries=0), game_id, start["version"],
+                               on_retry=lambda exc, pause: retries.append(exc), sleep=lambda s: time.sleep(min(s, 0.5))):
+            seen.append(view)
+            return
+
+    thread = threading.Thread(target=watch, daemon=True)
+    thread.start()
+    while not streams:  # the watcher has asked for the stream: now the server goes away
+        time.sleep(0.01)
+    restartable_server.stop()
+    restartable_server.start()
+    mover_api = gin.Api(url, tokens[start["to_move"]])
+    view, _ = mover_api.view(game_id)
+    mover_api.act(game_id, bot.choose_action(view), version=view["version"])
+    thread.join(timeout=60)
+    assert not thread.is_alive() and seen, "the watcher did not see the move made after the restart"
+    assert seen[0]["version"] > start["version"]
+    assert len(streams) >= 2, streams  # the first stream broke off with the restart: a second one resumed it
+    assert all(last == start["version"] for last in streams)  # with Last-Event-ID
