@@ -151,3 +151,97 @@ def test_the_stream_iterator_outlives_a_server_restart_and_sees_the_move_after_i
     assert seen[0]["version"] > start["version"]
     assert len(streams) >= 2, streams  # the first stream broke off with the restart: a second one resumed it
     assert all(last == start["version"] for last in streams)  # with Last-Event-ID
+
+
+def test_the_client_alone_installs_as_gin_without_the_service(tmp_path):
+    """client/pyproject.toml: `pip install ./client` gives `gin` and `gin_client.api`, nothing else."""
+    source = tmp_path / "client"
+    source.mkdir()
+    for name in ("pyproject.toml", "__init__.py", "gin.py", "api.py", "bot.py", "demo.py"):
+        (source / name).write_bytes((Path(gin.__file__).parent / name).read_bytes())
+    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(tmp_path / "wheel"),
+                            str(source)], capture_output=True, text=True, timeout=300)
+    assert built.returncode == 0, built.stderr
+    target = tmp_path / "installed"
+    installed = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(target),
+                                *map(str, (tmp_path / "wheel").glob("*.whl"))], capture_output=True, text=True,
+                               timeout=300)
+    assert installed.returncode == 0, installed.stderr
+    assert not (target / "service").exists()
+    env = {**os.environ, "PYTHONPATH": str(target)}
+    helped = subprocess.run([str(target / "bin" / "gin"), "--help"], env=env, capture_output=True, text=True,
+                            timeout=60)
+    assert helped.returncode == 0 and "gin play" not in helped.stderr and "COMMAND" in helped.stdout, helped.stderr
+    imported = subprocess.run([sys.executable, "-c", "import gin_client.api as a; print(a.Api.__name__)"], env=env,
+                              capture_output=True, text=True, timeout=60)
+    assert imported.stdout.strip() == "Api", imported.stderr
+
+
+class ServerWithoutStream:
+    """A real server as one from before the stream: every request is passed to the service, but
+    /stream answers 404 (what a server without the route says)."""
+
+    def __init__(self, upstream: str):
+        import http.server
+        import requests
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def _pass(self):
+                if self.path.split("?")[0].endswith("/stream"):
+                    body = b'{"code": "not-found", "status": 404, "title": "Not Found", "detail": "no such path"}'
+                    self.send_response(404)
+                    self.send_header("Content-Type", "application/problem+json")
+                    self.send_header("Content-Length", str(len(body)))
+                    self.end_headers()
+                    self.wfile.write(body)
+                    return
+                length = int(self.headers.get("Content-Length") or 0)
+                headers = {k: v for k, v in self.headers.items() if k.lower() not in ("host", "content-length")}
+                answer = requests.request(self.command, upstream + self.path, headers=headers,
+                                          data=self.rfile.read(length) if length else None, timeout=90)
+                self.send_response(answer.status_code)
+                for name, value in answer.headers.items():
+                    if name.lower() not in ("transfer-encoding", "connection", "content-length", "content-encoding"):
+                        self.send_header(name, value)
+                self.send_header("Content-Length", str(len(answer.content)))
+                self.end_headers()
+                self.wfile.write(answer.content)
+
+            do_GET = do_POST = _pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.server.shutdown()
+
+
+def test_without_a_stream_views_fall_back_to_the_long_poll(gin_server, monkeypatch):
+    older = ServerWithoutStream(gin_server)
+    try:
+        created = gin.Api(older.url).create_game({"name": "A"})
+        joined = gin.Api(older.url).join_game(created["game_id"], {"invite_code": created["invite_code"], "name": "B"})
+        tokens = {0: created["token"], 1: joined["token"]}
+        game_id = created["game_id"]
+        start, _ = gin.Api(older.url, tokens[0]).view(game_id)
+        polls = []
+        real_view = gin.Api.view
+        monkeypatch.setattr(gin.Api, "view", lambda self, *a, **k: polls.append(k.get("wait")) or real_view(self, *a, **k))
+        seen = []
+        waiter = threading.Thread(target=lambda: seen.append(next(http.views(
+            gin.Api(older.url, tokens[1 - start["to_move"]]), game_id, start["version"], wait=20))), daemon=True)
+        waiter.start()
+        while not polls:  # it has given up the stream and waits by long-poll
+            time.sleep(0.01)
+        mover_api = gin.Api(gin_server, tokens[start["to_move"]])
+        mover_api.act(game_id, bot.choose_action(start if start["seat"] == start["to_move"] else
+                                                 mover_api.view(game_id)[0]))
+        waiter.join(timeout=60)
+        assert seen and seen[0]["version"] > start["version"]
+        assert polls[0] == 20  # ?wait=20: the server holds the request until the move
+    finally:
+        older.close()
