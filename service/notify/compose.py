@@ -374,8 +374,8 @@ def reply_lines(scene: Scene) -> list[str]:
         out.append(f"Replies go to {scene.reply_address}; it plays until the next move is made "
                    "(then reply to the newer mail), and only from your own address.")
     if scene.link:
-        # The link alone on its line: the one line that may pass 78 characters, unbroken.
-        out += ["", "Play in your browser:", scene.link,
+        # The link is never broken: the one kind of line that may pass 78 characters.
+        out += ["", f"Play in your browser: {scene.link}",
                 "(the link opens your seat once; every mail brings a fresh one)"]
     return out
 
