@@ -61,6 +61,11 @@ def on_change(hook) -> None:
         _change_hooks.append(hook)
 
 
+def change_hooks() -> list:
+    """The hooks registered, for the move path (service/moves.py), which calls them itself."""
+    return list(_change_hooks)
+
+
 def after_change(game: Game, match: Match, actor: int | None, events: list[dict]) -> None:
     for hook in _change_hooks:
         hook(game, match, actor, events)
@@ -242,17 +247,23 @@ _INSERT_EVENT = _events.insert()
 
 def _append_events(game: Game, events: list[dict], action: dict | None = None) -> list[dict]:
     last = db.session.connection().execute(_LAST_SEQ, {"game": game.id}).scalar() or 0
-    moment = utcnow()
-    rows = [{"game_id": game.id, "seq": last + offset, "seat": event.get("seat"), "type": event["type"],
-             "hand": event.get("hand"), "payload": event, "action": action if offset == 1 else None,
-             "created_at": moment} for offset, event in enumerate(events, start=1)]
+    rows = event_rows(game.id, last, events, action)
     db.session.connection().execute(_INSERT_EVENT, rows)  # one executemany, no ORM objects
     return [{"seq": row["seq"], **event} for row, event in zip(rows, events)]
 
 
+def event_rows(game_id: str, last: int, events: list[dict], action: dict | None = None) -> list[dict]:
+    """The events table's rows for `events`, numbered after event `last`; the action that caused
+    them goes on the first one."""
+    moment = utcnow()
+    return [{"game_id": game_id, "seq": last + offset, "seat": event.get("seat"), "type": event["type"],
+             "hand": event.get("hand"), "payload": event, "action": action if offset == 1 else None,
+             "created_at": moment} for offset, event in enumerate(events, start=1)]
+
+
 # -- idempotency ---------------------------------------------------------------------------
 
-def _body_hash(body) -> str:
+def body_hash(body) -> str:
     canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
     return hashlib.sha256(canonical.encode()).hexdigest()
 
@@ -263,7 +274,7 @@ def earlier_answer(game: Game, seat: int, key: str | None, body) -> IdempotencyR
         return None
     record = db.session.execute(select(IdempotencyRecord).filter_by(
         game_id=game.id, seat=seat, key=key)).scalar()
-    if record is not None and record.request_hash != _body_hash(body):
+    if record is not None and record.request_hash != body_hash(body):
         raise Problem("idempotency-key-reused",
                       "this Idempotency-Key was used for a different request; use a new key per action")
     return record
@@ -271,7 +282,7 @@ def earlier_answer(game: Game, seat: int, key: str | None, body) -> IdempotencyR
 
 def remember_answer(game: Game, seat: int, key: str | None, body, status: int, response: str) -> None:
     if key is not None:
-        db.session.add(IdempotencyRecord(game_id=game.id, seat=seat, key=key, request_hash=_body_hash(body),
+        db.session.add(IdempotencyRecord(game_id=game.id, seat=seat, key=key, request_hash=body_hash(body),
                                          status=status, response=json.loads(response), version=game.version))
 
 
@@ -292,21 +303,32 @@ def views_for(game: Game, match: Match | None, seats=(0, 1)) -> dict[int, dict]:
     connection = db.session.connection()
     game_deals = connection.execute(_DEALS, {"game": game.id}).all()
     current = next((d for d in game_deals if match and d.hand == match.hand_number), None)
-    envelope = {
-        "game_id": game.id,
-        "version": game.version,
-        "status": game.status,
-        "players": [{"seat": seat, "name": name} for seat, name in connection.execute(_NAMES, {"game": game.id})],
-        "deadline": _iso(deadlines.deadline_of(game.id)),
-        "deal_commitment": current.commitment if current else None,
-        "revealed_deals": [{"hand": d.hand, "deck": d.deck, "salt": d.salt, "commitment": d.commitment}
-                           for d in game_deals if d.revealed],
-    }
+    names = connection.execute(_NAMES, {"game": game.id}).all()
+    common = envelope(game.id, game.version, game.status, names, deadlines.deadline_of(game.id),
+                      current.commitment if current else None,
+                      [(d.hand, d.deck, d.salt, d.commitment) for d in game_deals if d.revealed])
     if match is None:
         # Not dealt yet: the view of an empty match, with no dealer (chosen when seat 1 joins).
         empty = Match.new(Rules.from_dict(game.rules), 0)
-        return {seat: {**envelope, **empty.view(seat), "dealer": None} for seat in seats}
-    return {seat: {**envelope, **match.view(seat)} for seat in seats}
+        return {seat: {**common, **empty.view(seat), "dealer": None} for seat in seats}
+    return {seat: {**common, **match.view(seat)} for seat in seats}
+
+
+def envelope(game_id: str, version: int, status: str, names: list[tuple], deadline, commitment: str | None,
+             revealed: list[tuple]) -> dict:
+    """What every seat's view carries besides the engine's view: the one place it is built, for
+    views_for and the move path (service/moves.py) alike. `names`: (seat, name) in seat order;
+    `revealed`: (hand, deck, salt, commitment) of each finished hand, in hand order."""
+    return {
+        "game_id": game_id,
+        "version": version,
+        "status": status,
+        "players": [{"seat": seat, "name": name} for seat, name in names],
+        "deadline": _iso(deadline),
+        "deal_commitment": commitment,
+        "revealed_deals": [{"hand": hand, "deck": deck, "salt": salt, "commitment": committed}
+                           for hand, deck, salt, committed in revealed],
+    }
 
 
 def view_text(view: dict) -> str:

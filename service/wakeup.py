@@ -31,7 +31,7 @@ import uuid
 from collections import defaultdict
 from contextlib import contextmanager
 
-from sqlalchemy import bindparam, event, select, text
+from sqlalchemy import bindparam, event, func, literal_column, select, text
 from sqlalchemy.orm import Session
 
 from .database import READ_ONLY
@@ -81,6 +81,25 @@ def _announce(key: str, version: int | None) -> None:
 
 
 _NOTIFY = text("SELECT pg_notify('" + CHANNEL + "', :payload)")
+
+
+# -- announcing inside the caller's own statement (the move path, service/moves.py) ------------
+
+# Selected by the caller in a statement of the change's transaction (an UPDATE's RETURNING, say):
+# PostgreSQL queues the NOTIFY with the transaction exactly as the SELECT above does.
+NOTIFY_CALL = func.pg_notify(literal_column("'" + CHANNEL + "'"), bindparam("wakeup_payload"))
+
+
+def game_changed_payload(game_id: str, version: int) -> str | None:
+    """Like game_changed, without a statement of its own: the payload to bind to NOTIFY_CALL in
+    one of the caller's statements (PostgreSQL, first announcement in this transaction), else None."""
+    key = game_key(game_id)
+    session = db.session()
+    session.info["gin_hub"] = hub()
+    pending = session.info.setdefault(_PENDING, {})
+    first = key not in pending
+    pending[key] = version
+    return _payload(key, version) if first and db.engine.dialect.name == "postgresql" else None
 
 
 def _payload(key: str, version: int | None) -> str:
