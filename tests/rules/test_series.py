@@ -5,7 +5,6 @@ import random
 
 import pytest
 
-from service.rules import Rules
 from service.rules.series import Series, SeriesError
 
 from .helpers import new_match
