@@ -385,11 +385,14 @@ def refusal(text: str, scene: Scene) -> str:
     text = re.sub(r"\bseat ([01])'s turn", lambda m: "your turn" if int(m.group(1)) == scene.seat
                   else f"{scene.who(int(m.group(1)))}'s turn", text)
     text = re.sub(r"\bseat ([01])\b", lambda m: scene.who(int(m.group(1))), text)
-    for phase, words in (("the discard", "while discarding"), ("the draw", "while drawing"),
-                         ("the upcard offer", "during the upcard offer"),
-                         ("the last-discard offer", "during the last discard's offer")):
-        text = text.replace(f"(in {phase})", f"({words})").replace(f"in {phase}", words)
-    return text
+    # "(in the discard)" is the phase; "in the discard pile" stays as it is.
+    return _PHASE_SUFFIX.sub(lambda m: PHASE_WORDS[m.group(1)], text)
+
+
+PHASE_WORDS = {"the discard": "while discarding", "the draw": "while drawing",
+               "the upcard offer": "during the upcard offer",
+               "the last-discard offer": "during the last discard's offer"}
+_PHASE_SUFFIX = re.compile(r"\bin (the discard|the draw|the upcard offer|the last-discard offer)(?=$|[):;,.])")
 
 
 def error_answer(problem: str, applied: list[str]) -> list[str]:

@@ -167,3 +167,28 @@ def test_the_html_part_shows_the_hand_in_colour_with_mailto_buttons(nclient, not
     finally:
         nclient.application.config["MAIL_HTML"] = True
     assert auth
+
+
+def test_wrapping_never_splits_a_card_list_a_command_or_a_link():
+    from service.notify.layout import wrap_text
+    cards = " ".join(f"{r}{s}" for s in "CDHS" for r in "23456789TJQKA")
+    wrapped = wrap_text(f"  discard CARD    one of {cards}")
+    lines = wrapped.splitlines()
+    assert all(len(line) <= 78 for line in lines) and len(lines) > 1
+    assert all(line.startswith(" " * 18) for line in lines[1:])  # under the column they continue
+    assert wrapped.split() == f"discard CARD one of {cards}".split()  # every card whole, in order
+    prose = wrap_text("word " * 20 + "(e.g. `draw stock`, then on the next line `discard 7H`):")
+    assert "`draw stock`," in prose and "`discard 7H`):" in prose and "\n " not in prose
+    link = "http://gin.test/play/" + "x" * 90
+    assert wrap_text(f"Play in your browser: {link}") == f"Play in your browser: {link}"
+
+
+def test_engine_refusals_read_in_names_and_phases():
+    from datetime import datetime
+
+    from service.notify.compose import Scene, refusal
+    scene = Scene("g", 1, 0, {0: "Ann", 1: "Bob"}, {}, datetime(2030, 1, 1))
+    assert refusal("it is seat 1's turn, in the upcard offer", scene) == "it is Bob's turn, during the upcard offer"
+    assert refusal("it is seat 0's turn, in the draw", scene) == "it is your turn, while drawing"
+    assert refusal("KS is not in your hand (in the discard)", scene) == "KS is not in your hand (while discarding)"
+    assert refusal("5H stays in the discard pile", scene) == "5H stays in the discard pile"
