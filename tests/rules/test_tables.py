@@ -275,9 +275,9 @@ def test_whole_table_matches_end_and_add_up(kind, preset, seed):
 def test_on_a_tie_the_knocker_sits_out():
     # RULES.md: nobody won, so the knocker (who did not win) makes way for the one who sat out.
     table = Rotation(Rules.from_options("rummy_blog"), first_pair=(0, 1), first_dealer=0)
-    table.deal(0, build_deck(KNOCKABLE, "KC KD KH QC QD QH JC JD JH TH", "8D"))
+    table.deal(0, build_deck(KNOCKABLE, "KC KD KH QC QD QH 9C 9D 9H TS", "8D"))
     table.apply(1, TakeUpcard())
-    table.apply(1, Knock(card("3H")))          # 2C 8D: 10; the defender's TH: 10, nothing laid off
+    table.apply(1, Knock(card("3H")))          # 2C 8D: 10; the defender's TS: 10, nothing laid off
     assert table.last_hand["result"] == "tie" and table.last_hand["winner"] is None
     assert table.boards[0]["seats"] == [0, 2] and table.sitting_out == 1
     assert table.view(0)["scores"]["games"][0]["totals"] == [0, 0, 0]
