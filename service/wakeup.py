@@ -60,8 +60,9 @@ def player_key(player_id: int) -> str:
     return f"player:{player_id}"
 
 
-def player_changed(player_id: int, seq: int) -> None:
-    """Called in the transaction that added event `seq` to the player's stream (service/players/feed.py)."""
+def player_changed(player_id: int, seq: int | None) -> None:
+    """Called in the transaction that added event `seq` to the player's stream (service/players/feed.py);
+    None wakes all its readers (the player's token changed)."""
     _announce(player_key(player_id), seq)
 
 

@@ -6,6 +6,7 @@ import json
 
 from sqlalchemy import bindparam, case, select
 
+from .. import wakeup
 from ..errors import Problem
 from ..extensions import db
 from ..models import Game, Seat, utcnow
@@ -55,11 +56,13 @@ def by_name(name: str) -> Player | None:
 def rotate(player: Player) -> str:
     token = new_token()
     player.token_hash, player.token_created_at = hash_secret(token), utcnow()
+    wakeup.player_changed(player.id, None)  # its open streams look, find the token gone, and end
     return token
 
 
 def revoke(player: Player) -> None:
     player.token_hash, player.token_created_at = None, None
+    wakeup.player_changed(player.id, None)
 
 
 def describe(player: Player) -> dict:

@@ -2,7 +2,7 @@
 public view a watch key opens."""
 from __future__ import annotations
 
-from flask import Response, url_for
+from flask import Response, request, url_for
 from flask_smorest import Blueprint
 
 from .. import deadlines, store
@@ -86,4 +86,7 @@ def revoke_watch_link(game_id, link_id):
 @problems(table, "invalid-watch-key")
 def watch_game(game_id):
     """What a watcher sees, with the watch key as the bearer token: the table, never a hand in play."""
-    return watching.public_view(game_id, bearer_token())
+    scheme, _, key = request.headers.get("Authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not key.strip():
+        raise watching.invalid_watch_key()
+    return watching.public_view(game_id, key.strip())
