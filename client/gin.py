@@ -1137,7 +1137,8 @@ def build_parser() -> argparse.ArgumentParser:
             sub.add_argument("game_pos", metavar="GAME", nargs="?", help="game id or prefix")
             sub.add_argument("--timeout", type=float, default=None, help="give up after this many seconds")
             sub.add_argument("--wait", type=int, default=30,
-                             help="long-poll seconds per request (default 30; 0: plain polling with backoff)")
+                             help="the game's stream, or where the server has none, long-poll seconds per "
+                                  "request (default 30); 0: plain polling with backoff, no stream")
         elif kind == "play":
             sub.add_argument("game_pos", metavar="GAME", nargs="?", help="game id or prefix")
             sub.add_argument("--timeout", type=float, default=None, help="stop waiting after this many seconds")
