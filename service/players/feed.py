@@ -71,7 +71,6 @@ def after_change(game, match, actor: int | None, events: list[dict]) -> None:
         return
     lock_players(bound.values())
     names = dict(db.session.connection().execute(_NAMES, {"game": game.id}).all())
-    dealt = any(event["type"] == "deal" for event in events)
     turn = match.to_move if not match.is_over else None
     views = None
     for seat, player in sorted(bound.items()):
@@ -84,6 +83,6 @@ def after_change(game, match, actor: int | None, events: list[dict]) -> None:
                         for e in events])
         if match.is_over:
             add(player, "game_over", **base, result=match.view(seat).get("result"))
-        elif seat == turn and (actor != seat or dealt):
+        elif seat == turn:  # after one's own draw too: a bot's one loop over its stream plays the whole turn
             views = views or store.views_for(game, match, seats=(seat,))
             add(player, "your_turn", **base, view=views[seat])
