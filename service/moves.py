@@ -1,22 +1,25 @@
 """The HTTP move (POST /games/{id}/actions) in the statements it needs.
 
 One move is, in one transaction:
-  1. one locked read bringing everything the move reads: the game's row (SELECT ... FOR UPDATE
-     OF games; BEGIN IMMEDIATE on SQLite), the seat the token opens, both names, the last event
-     number, the latest deal's commitment and the revealed deals, the move clock, whether the
-     change hooks have work (anyone to tell, a seat bound to a player) and whether the game has
-     vacations; with an Idempotency-Key, its first answer;
+  1. the game's lock (BEGIN IMMEDIATE on SQLite; on PostgreSQL a SELECT ... FOR UPDATE of its
+     own, see _LOCK_GAME), then one read bringing everything the move reads: the game's row,
+     the seat the token opens, both names, the last event number, the latest deal's commitment
+     and the revealed deals, the move clock, whether the change hooks have work (anyone to
+     tell, a seat bound to a player), whether the game has vacations; with an Idempotency-Key,
+     its first answer;
   2. one events insert (every event of the move, a next hand's deal included);
   3. at a hand's end only: the deal revealed, the next one stored;
-  4. one games UPDATE, versioned (WHERE version = <read>) as store._save's, whose RETURNING sends
-     PostgreSQL's wake-up NOTIFY (queued with the transaction, sent at commit only);
-  5. the move clock's UPDATE, only when a new turn began;
-  6. both seats' views (store.envelope + the engine's view), in one executemany UPDATE;
+  4. the games UPDATE, versioned (WHERE version = <read>) as store._save's, whose RETURNING sends
+     PostgreSQL's wake-up NOTIFY (queued with the transaction, sent at commit only); with it the
+     clock's UPDATE (only when a new turn began) and both seats' views (store.envelope plus the
+     engine's view): on PostgreSQL as data-modifying CTEs of that one statement, on SQLite as a
+     statement each (the views in one executemany);
 and the outbox and players' feeds (through the change hooks) only when the game has contacts or
-bound seats, the idempotency record only with a key. Core statements built once (SQLAlchemy caches their compiled form); the
-ORM models stay the one description of the tables. Every other change (creating, joining, moves
-by mail, vacations) goes through the store's ORM path, with the same results:
-tests/api/test_stored_views.py and tests/api/test_move_statements.py hold the two together.
+bound seats, the idempotency record only with a key. Core statements built once (SQLAlchemy
+caches their compiled form); the ORM models stay the one description of the tables. Every other
+change (creating, joining, moves by mail, vacations) goes through the store's ORM path, with the
+same results: tests/api/test_stored_views.py and tests/api/test_move_statements.py hold the two
+together.
 """
 from __future__ import annotations
 
@@ -24,7 +27,7 @@ import functools
 import json
 from types import SimpleNamespace
 
-from sqlalchemy import and_, bindparam, exists, func, literal_column, select, update
+from sqlalchemy import and_, bindparam, case, exists, func, literal_column, select, update
 from sqlalchemy.orm.exc import StaleDataError
 
 from . import deadlines, deals, store, wakeup
@@ -95,17 +98,26 @@ def _lock_statement(dialect: str, with_key: bool):
                                                  _records.c.key == bindparam("key")))
         columns += [_records.c.request_hash, _records.c.status.label("answer_status"),
                     _records.c.response.label("answer"), _records.c.version.label("answer_version")]
-    return (select(*columns).select_from(tables).where(_games.c.id == bindparam("game"), store._TOKEN_OPENS_SEAT)
-            .with_for_update(of=_games))
+    return select(*columns).select_from(tables).where(_games.c.id == bindparam("game"), store._TOKEN_OPENS_SEAT)
+
+
+# PostgreSQL takes the row lock in a statement of its own, before the read: a statement that
+# waited for a lock still reads every row but the locked one as of its start (READ COMMITTED),
+# so the last event number, the clock or a key's first answer could be the previous move's.
+# SQLite's writers hold the write lock from BEGIN IMMEDIATE on: the read alone is enough there.
+_LOCK_GAME = (select(_games.c.id).select_from(_games.join(_seats, _seats.c.game_id == _games.c.id))
+              .where(_games.c.id == bindparam("game"), store._TOKEN_OPENS_SEAT).with_for_update(of=_games))
 
 
 _REVEAL_DEAL = (update(_deals).where(_deals.c.game_id == bindparam("game"), _deals.c.hand == bindparam("ended_hand"))
                 .values(revealed=True).returning(*(_deals.c[name] for name in DEAL_FIELDS)))
 _INSERT_DEAL = _deals.insert()
-_SAVE_GAME_AND_NOTIFY = store._SAVE_GAME.returning(wakeup.NOTIFY_CALL)
 _SAVE_CLOCK = (update(_clocks).where(_clocks.c.game_id == bindparam("game"))
                .values({name: bindparam(f"new_{name}") for name in CLOCK_FIELDS if name != "move_time_hours"}))
 _INSERT_RECORD = _records.insert()
+_STORE_BOTH_VIEWS = (update(_seats).where(_seats.c.game_id == bindparam("game"))
+                     .values(view_version=bindparam("new_version"),
+                             view_body=case((_seats.c.seat == 0, bindparam("view0")), else_=bindparam("view1"))))
 
 
 def lock(game_id: str, token: str, key: str | None):
@@ -116,7 +128,10 @@ def lock(game_id: str, token: str, key: str | None):
     params = {"game": game_id, "token_hash": hash_secret(token)}
     if key is not None:
         params["key"] = key
-    row = connection.execute(_lock_statement(connection.dialect.name, key is not None), params).first()
+    dialect = connection.dialect.name
+    if dialect == "postgresql" and connection.execute(_LOCK_GAME, params).first() is None:
+        raise invalid_token()
+    row = connection.execute(_lock_statement(dialect, key is not None), params).first()
     if row is None:
         raise invalid_token()
     return row
@@ -161,22 +176,26 @@ def play(row, body) -> tuple[int, dict, str]:
     recorded = [{"seq": r["seq"], **event} for r, event in zip(rows, events)]
 
     version, status = row.version + 1, store.FINISHED if match.is_over else store.ACTIVE
-    _save_game(connection, row, match, version, status)
     hooks = [hook for hook in store.change_hooks() if _wanted(hook, row)]
+    clock = None
     if dispatch.after_change not in hooks:  # no one to tell: of dispatch's work, only the clock is left
-        deadline = _move_clock(connection, row, match, seat, recorded, moment)
-    if hooks:  # they work on the ORM objects, loaded now, after the game's UPDATE
+        deadline, clock = _move_clock(row, match, seat, recorded, moment)
+    if hooks:  # they work on the ORM objects, loaded after the game's UPDATE; the views come after them
+        _save(connection, row, match, version, status, clock)
         game = db.session.get(Game, row.id, populate_existing=True)
         for hook in hooks:
             hook(game, match, seat, recorded)
-    if dispatch.after_change in hooks:
-        deadline = deadlines.deadline_of(row.id)
+        if dispatch.after_change in hooks:
+            deadline = deadlines.deadline_of(row.id)
 
     common = store.envelope(row.id, version, status, [(0, row.name0), (1, row.name1)], deadline, commitment, revealed)
     views = {each: {**common, **match.view(each)} for each in (0, 1)}
     texts = {each: store.view_text(view) for each, view in views.items()}
-    connection.execute(store._STORE_VIEW, [{"game": row.id, "which": each, "version": version, "body": text}
-                                           for each, text in texts.items()])
+    if hooks:
+        connection.execute(store._STORE_VIEW, [{"game": row.id, "which": each, "version": version, "body": text}
+                                               for each, text in texts.items()])
+    else:
+        _save(connection, row, match, version, status, clock, texts)
     return version, views[seat], texts[seat]
 
 
@@ -199,28 +218,50 @@ def _revealed(aggregated) -> list[tuple]:
     return [tuple(deal[name] for name in DEAL_FIELDS) for deal in sorted(found, key=lambda deal: deal["hand"])]
 
 
-def _save_game(connection, row, match: Match, version: int, status: str) -> None:
+def _save(connection, row, match: Match, version: int, status: str, clock: dict | None,
+          texts: dict[int, str] | None = None) -> None:
+    """The games UPDATE (versioned, with the wake-up), the clock's when `clock` holds its new
+    values, and the views when `texts` holds them. On PostgreSQL one statement: the other two
+    ride along as data-modifying CTEs, which run whatever the main UPDATE matched (a version
+    mismatch raises below, and the transaction is rolled back). On SQLite, one statement each."""
     params = {"game": row.id, "read": row.version, "new_version": version, "new_state": match.to_dict(),
               "new_first_dealer": match.first_dealer, "new_to_move": match.to_move, "new_status": status,
-              "new_updated_at": store.utcnow()}
+              "new_updated_at": store.utcnow(), **(clock or {})}
     payload = wakeup.game_changed_payload(row.id, version)  # its waiters wake when this commits
-    if payload is None:
-        changed = connection.execute(store._SAVE_GAME, params).rowcount
+    if payload is not None:  # PostgreSQL
+        statement = _save_statement(clock is not None, texts is not None)
+        changed = len(connection.execute(statement, {**params, "wakeup_payload": payload,
+                                                     **({"view0": texts[0], "view1": texts[1]} if texts else {})}).all())
     else:
-        changed = len(connection.execute(_SAVE_GAME_AND_NOTIFY, {**params, "wakeup_payload": payload}).all())
+        changed = connection.execute(store._SAVE_GAME, params).rowcount
+        if clock is not None:
+            connection.execute(_SAVE_CLOCK, params)
+        if texts is not None:
+            connection.execute(store._STORE_VIEW, [{"game": row.id, "which": each, "version": version, "body": text}
+                                                   for each, text in texts.items()])
     if changed != 1:  # cannot happen under the row lock; the version check guards it anyway
         raise StaleDataError(f"game {row.id} changed while it was locked (version {row.version})")
 
 
-def _move_clock(connection, row, match: Match, seat: int, recorded: list[dict], moment):
-    """dispatch.after_change's clock work, for a game with no one to tell; the new deadline."""
+@functools.cache
+def _save_statement(with_clock: bool, with_views: bool):
+    statement = store._SAVE_GAME
+    if with_clock:
+        statement = statement.add_cte(_SAVE_CLOCK.cte("moved_clock"))
+    if with_views:
+        statement = statement.add_cte(_STORE_BOTH_VIEWS.cte("stored_views"))
+    return statement.returning(wakeup.NOTIFY_CALL)
+
+
+def _move_clock(row, match: Match, seat: int, recorded: list[dict], moment) -> tuple:
+    """dispatch.after_change's clock work, for a game with no one to tell: the new deadline, and
+    the clock's new values for _SAVE_CLOCK (None when it did not change)."""
     if row.clock_game is None:
-        return None
+        return None, None
     clock = SimpleNamespace(game_id=row.id, **{name: getattr(row, name) for name in CLOCK_FIELDS})
     hand_dealt = any(event["type"] == "deal" for event in recorded)
     new_turn = match.to_move is not None and (match.to_move != seat or hand_dealt)
     pauses = None if row.has_vacations else []  # read only when the game has any
-    if deadlines.advance(clock, match.to_move, new_turn, moment, pauses):
-        connection.execute(_SAVE_CLOCK, {"game": row.id, **{f"new_{name}": getattr(clock, name)
-                                                             for name in CLOCK_FIELDS if name != "move_time_hours"}})
-    return deadlines.as_utc(clock.deadline_at)
+    changed = deadlines.advance(clock, match.to_move, new_turn, moment, pauses)
+    values = {f"new_{name}": getattr(clock, name) for name in CLOCK_FIELDS if name != "move_time_hours"}
+    return deadlines.as_utc(clock.deadline_at), values if changed else None
