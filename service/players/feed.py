@@ -72,7 +72,6 @@ def after_change(game, match, actor: int | None, events: list[dict]) -> None:
     lock_players(bound.values())
     names = dict(db.session.connection().execute(_NAMES, {"game": game.id}).all())
     turn = match.to_move if not match.is_over else None
-    views = None
     for seat, player in sorted(bound.items()):
         base = {"game_id": game.id, "seat": seat, "version": game.version}
         if actor is None:
@@ -84,5 +83,4 @@ def after_change(game, match, actor: int | None, events: list[dict]) -> None:
         if match.is_over:
             add(player, "game_over", **base, result=match.view(seat).get("result"))
         elif seat == turn:  # after one's own draw too: a bot's one loop over its stream plays the whole turn
-            views = views or store.views_for(game, match, seats=(seat,))
-            add(player, "your_turn", **base, view=views[seat])
+            add(player, "your_turn", **base, view=store.views_for(game, match, seats=(seat,))[seat])

@@ -25,11 +25,20 @@ def _email(text: str) -> None:
         raise ma.ValidationError(str(exc)) from None
 
 
+class JsonBoolean(f.Boolean):
+    """true or false only: marshmallow's Boolean takes 0, 1 and "yes" too (1 == True in Python)."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, bool):
+            raise self.make_error("invalid", input=value)
+        return value
+
+
 class NewPlayerSchema(StrictSchema):
     name = NameField()
     email = f.String(allow_none=True, validate=[v.Length(max=254), no_controls, _email],
                      **_doc("Optional; kept with the account, never shown to others", example="ann@example.org"))
-    bot = f.Boolean(load_default=False, truthy={True}, falsy={False}, **_doc("True for a program that plays: challenges can ask for bots "
+    bot = JsonBoolean(load_default=False, **_doc("True for a program that plays: challenges can ask for bots "
                                                "only or humans only"))
 
 

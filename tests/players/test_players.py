@@ -44,7 +44,7 @@ def test_names_are_unique_ignoring_case(client, app, second):
 @pytest.mark.parametrize("body", [
     {}, {"name": ""}, {"name": "   "}, {"name": "x" * 41}, {"name": "A\u202eB"}, {"name": 7},
     {"name": "Ann", "email": "not an address"}, {"name": "Ann", "email": "a@b\nBcc: c@d"},
-    {"name": "Ann", "email": 3}, {"name": "Ann", "bot": "yes"}, {"name": "Ann", "colour": "red"},
+    {"name": "Ann", "email": 3}, {"name": "Ann", "bot": "yes"}, {"name": "Ann", "bot": 0}, {"name": "Ann", "bot": 1}, {"name": "Ann", "colour": "red"},
 ])
 def test_bad_input_on_every_field_is_a_problem_and_changes_nothing(client, app, body):
     response = client.post("/players", json=body)
