@@ -49,7 +49,7 @@ DEAL_FIELDS = ("hand", "deck", "salt", "commitment")
 
 
 # The change hooks (store.on_change) the move path may skip, each with the SQL truth value under
-# which it has work, read in the locked read; any other hook is always called. dispatch's hook also
+# which it has work, read in the move's one read; any other hook is always called. dispatch's hook also
 # moves the clock: when it is skipped, the move path does that itself (_move_clock).
 SKIPPABLE_HOOKS = (
     (dispatch.after_change, dispatch.anyone_to_tell),
@@ -77,7 +77,7 @@ def _revealed_deals(dialect: str):
 
 
 @functools.cache
-def _lock_statement(dialect: str, with_key: bool):
+def _read_statement(dialect: str, with_key: bool):
     latest_deal = select(_deals.c.hand, _deals.c.commitment).where(_deals.c.game_id == _games.c.id) \
         .order_by(_deals.c.hand.desc()).limit(1)
     columns = [
@@ -131,7 +131,7 @@ def lock(game_id: str, token: str, key: str | None):
     dialect = connection.dialect.name
     if dialect == "postgresql" and connection.execute(_LOCK_GAME, params).first() is None:
         raise invalid_token()
-    row = connection.execute(_lock_statement(dialect, key is not None), params).first()
+    row = connection.execute(_read_statement(dialect, key is not None), params).first()
     if row is None:
         raise invalid_token()
     return row
