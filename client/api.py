@@ -222,6 +222,24 @@ def read_events(lines: Iterator[str]) -> Iterator[tuple[str | None, str, str]]:
             data.append(value)
 
 
+def _lines_as_they_come(response: requests.Response) -> Iterator[str]:
+    """The body's lines as soon as each is complete. requests' iter_lines waits for a whole chunk
+    (512 bytes) before it yields, which would hold an event back until enough keep-alives came."""
+    raw = response.raw
+    read = raw.read1 if hasattr(raw, "read1") else lambda amount: raw.read(1)  # urllib3 < 2.1: a byte at a time
+    pending = b""
+    while True:
+        data = read(65536)
+        if not data:
+            break
+        pending += data
+        *lines, pending = pending.split(b"\n")
+        for line in lines:
+            yield line.rstrip(b"\r").decode("utf-8")
+    if pending:
+        yield pending.rstrip(b"\r").decode("utf-8")
+
+
 def stream(api: "Api", game_id: str, last_event_id: int | None = None, until: float | None = None) -> Iterator[dict]:
     """The views the server streams for this seat, from the one after `last_event_id`. Returns when
     the server closes the stream, or at `until` (a time.monotonic() value); raises
@@ -250,8 +268,7 @@ def stream(api: "Api", game_id: str, last_event_id: int | None = None, until: fl
             timer.daemon = True
             timer.start()
         try:
-            lines = response.iter_lines(decode_unicode=True)
-            for _event_id, event, data in read_events(line or "" for line in lines):
+            for _event_id, event, data in read_events(_lines_as_they_come(response)):
                 if event == "view":
                     yield json.loads(data)
         except (requests.ConnectionError, requests.Timeout, requests.exceptions.ChunkedEncodingError,
