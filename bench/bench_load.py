@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/bench_load.py [throughput] [scale] [storage] [--db sqlite,postgresql]
         [--clients 4] [--workers 2] [--worker-class gevent] [--seconds 10] [--small 1000] [--large 1000000]
-        [--matches 10]
+        [--matches 10] [ratio --rounds 3 --before DIR]
 
 - throughput: client processes play real games through gunicorn (GET the mover's view, POST its
   move); actions/s, requests/s and p50/p99 latency of each request kind; then the same clients
@@ -13,6 +13,10 @@
   of the request path explained (index or scan).
 - storage: bytes stored per finished 100-point match, per table (SQLite dbstat after VACUUM;
   PostgreSQL pg_total_relation_size after VACUUM FULL), from --matches whole matches.
+- ratio: actions/s / floor requests/s in --rounds rounds, the service (and, with --before DIR,
+  the service of another source tree, e.g. a worktree of an older commit) and the floor run in
+  turns, each ratio against its own round's floor; the spread over rounds, POST p50/p99, and the
+  statements each kind of move takes (bench/move_statements.py) for each tree.
 
 PostgreSQL parts run when TEST_DATABASE_URL (or --pg-url) names a server; each run works in a
 fresh schema and drops it. Rate limits are off. Figures only: nothing here asserts on time.
@@ -20,12 +24,14 @@ fresh schema and drops it. Rate limits are off. Figures only: nothing here asser
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import multiprocessing
 import os
 import platform
 import shlex
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -182,6 +188,77 @@ def throughput(kind: str, options, directory: Path) -> None:
     print(f"  ratio:  game requests/s / floor = {requests_rate / floor_rate:.2f}   "
           f"actions/s / floor = {actions / floor_rate:.2f}   (target for the game endpoint: 0.60)")
     print(f"  worker peak RSS (VmHWM): {', '.join(f'{r:.0f} MB' for r in rss)}   (target: 150 MB or less)")
+
+
+# -- ratio: the move path against the floor, alternating ------------------------------------------
+
+def serve_tree(root: Path, url: str, options, log_path):
+    """gunicorn on the service of the source tree at `root` (this one, or a worktree of an older
+    commit to compare), its database migrated first by that tree's own CLI."""
+    import requests
+    env = {"DATABASE_URL": url}
+    subprocess.run([sys.executable, "-m", "flask", "--app", "service", "db", "upgrade"], cwd=root,
+                   env={**os.environ, **env}, check=True, capture_output=True)
+    return launch_gunicorn("service:create_app()", env,
+                           lambda u: requests.get(u + "/health", timeout=5).status_code == 200,
+                           workers=options.workers, log_path=log_path, cwd=root, worker_class=options.worker_class)
+
+
+def statements_per_move(root: Path, kind: str, pg_url: str) -> dict:
+    """bench/move_statements.py run on the tree at `root`: {kind: [fewest, most, moves]}."""
+    command = [sys.executable, str(ROOT / "bench" / "move_statements.py"), "--root", str(root), "--matches", "1"]
+    if kind == "postgresql":
+        command += ["--db-url", pg_url]
+    done = subprocess.run(command, capture_output=True, text=True, check=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def ratio(kind: str, options, directory: Path) -> None:
+    """actions/s / floor requests/s, in --rounds rounds; in each, every tree's service and the
+    floor run one after another (the order turned each round), so drift on a shared machine falls
+    on all alike, and each ratio divides by the floor of its own round."""
+    import requests
+    trees = [("after", ROOT)] + ([("before", Path(options.before))] if options.before else [])
+    figures = {name: {"ratios": [], "actions": [], "posts": []} for name, _ in trees}
+    floors = []
+    with contextlib.ExitStack() as stack:
+        urls = {name: stack.enter_context(fresh_database(kind, directory, options.pg_url)) for name, _ in trees}
+        _, (floor_spec, floor_env) = urls["after"]
+        for round_number in range(options.rounds):
+            order = trees if round_number % 2 == 0 else trees[::-1]
+            rates = {}
+            for name, root in order:
+                process, base_url = serve_tree(root, urls[name][0], options, directory / f"{kind}-{name}.log")
+                try:
+                    elapsed, _, posts = run_players(base_url, options.clients, options.seconds)
+                finally:
+                    stop_gunicorn(process)
+                rates[name] = len(posts) / elapsed
+                figures[name]["actions"].append(rates[name])
+                figures[name]["posts"].extend(posts)
+            floor, floor_url = launch_gunicorn(
+                floor_spec, floor_env, cwd=ROOT / "bench", workers=options.workers,
+                ready=lambda u: requests.post(u + "/bump/0", timeout=5).status_code == 200,
+                log_path=directory / f"{kind}-floor.log", worker_class=options.worker_class)
+            try:
+                floors.append(run_floor(floor_url, options.clients, options.seconds))
+            finally:
+                stop_gunicorn(floor)
+            for name in rates:
+                figures[name]["ratios"].append(rates[name] / floors[-1])
+    print(f"\n[{kind}] move path vs floor: gunicorn {options.workers} {options.worker_class} workers, "
+          f"{options.clients} client processes, {options.rounds} rounds of {options.seconds:g} s each (service"
+          f"{' before, after' if options.before else ''} and floor, alternating)")
+    print(f"  floor:  {statistics.mean(floors):7.1f} requests/s  (rounds: {', '.join(f'{f:.0f}' for f in floors)})")
+    for name, root in trees:
+        each = figures[name]
+        counts = statements_per_move(root, kind, options.pg_url)
+        print(f"  {name:6}  actions/s / floor = {statistics.mean(each['ratios']):.3f}  "
+              f"(rounds: {', '.join(f'{r:.3f}' for r in each['ratios'])}; spread {min(each['ratios']):.3f}-"
+              f"{max(each['ratios']):.3f})   {statistics.mean(each['actions']):6.1f} actions/s   "
+              f"POST p50 {percentile(each['posts'], 50):5.1f} ms  p99 {percentile(each['posts'], 99):6.1f} ms  ({root})")
+        print("          statements per move: " + ", ".join(
+            f"{k} {low if low == high else f'{low}-{high}'}" for k, (low, high, _) in counts.items()))
 
 
 # -- scale ----------------------------------------------------------------------------------------
@@ -423,7 +500,7 @@ def machine() -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("parts", nargs="*", default=["throughput", "scale", "storage"],
-                        help="throughput, scale, storage (default: all three)")
+                        help="throughput, scale, storage, ratio (default: the first three)")
     parser.add_argument("--db", default="sqlite,postgresql")
     parser.add_argument("--pg-url", default=PG_DEFAULT)
     parser.add_argument("--clients", type=int, default=4)
@@ -434,8 +511,11 @@ def main() -> None:
     parser.add_argument("--small", type=int, default=1000)
     parser.add_argument("--large", type=int, default=1_000_000)
     parser.add_argument("--matches", type=int, default=10)
+    parser.add_argument("--rounds", type=int, default=3, help="ratio: rounds of service(s) and floor")
+    parser.add_argument("--before", default="", help="ratio: a source tree to compare with this one "
+                        "(e.g. git worktree add /tmp/before <commit>)")
     options = parser.parse_args()
-    unknown = set(options.parts) - {"throughput", "scale", "storage"}
+    unknown = set(options.parts) - {"throughput", "scale", "storage", "ratio"}
     if unknown:
         parser.error(f"unknown part(s): {', '.join(sorted(unknown))}")
     kinds = [k for k in options.db.split(",") if k == "sqlite" or (k == "postgresql" and options.pg_url)]
@@ -446,7 +526,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as directory:
         for part in options.parts:
             for kind in kinds:
-                {"throughput": throughput, "scale": scale, "storage": storage}[part](kind, options, Path(directory))
+                {"throughput": throughput, "scale": scale, "storage": storage,
+                 "ratio": ratio}[part](kind, options, Path(directory))
                 sys.stdout.flush()
 
 

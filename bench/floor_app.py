@@ -6,35 +6,40 @@ served faster than this, so the service's figure is judged against it.
 """
 import os
 import sqlite3
+from contextlib import contextmanager
 
 from flask import Flask, jsonify
 
 app = Flask(__name__)
-_connection = None
+_idle: list = []  # open connections not in use: one per request in flight (gevent workers run several)
 
 
-def connection() -> sqlite3.Connection:
-    global _connection
-    if _connection is None:
-        _connection = sqlite3.connect(os.environ["FLOOR_DATABASE"], isolation_level=None, timeout=30)
+@contextmanager
+def connection():
+    if _idle:
+        db = _idle.pop()
+    else:
+        db = sqlite3.connect(os.environ["FLOOR_DATABASE"], isolation_level=None, timeout=30)
         for pragma in ("journal_mode=WAL", "busy_timeout=30000", "synchronous=NORMAL"):
-            _connection.execute(f"PRAGMA {pragma}")
-        _connection.execute("CREATE TABLE IF NOT EXISTS floor_rows "
-                            "(id INTEGER PRIMARY KEY, version INTEGER NOT NULL)")
-    return _connection
+            db.execute(f"PRAGMA {pragma}")
+        db.execute("CREATE TABLE IF NOT EXISTS floor_rows (id INTEGER PRIMARY KEY, version INTEGER NOT NULL)")
+    try:
+        yield db
+    finally:
+        _idle.append(db)
 
 
 @app.post("/bump/<int:row>")
 def bump(row: int):
-    db = connection()
-    db.execute("BEGIN IMMEDIATE")
-    try:
-        found = db.execute("SELECT version FROM floor_rows WHERE id = ?", (row,)).fetchone()
-        version = (found[0] if found else 0) + 1
-        db.execute("INSERT INTO floor_rows (id, version) VALUES (?, ?) "
-                   "ON CONFLICT (id) DO UPDATE SET version = excluded.version", (row, version))
-        db.execute("COMMIT")
-    except BaseException:
-        db.execute("ROLLBACK")
-        raise
+    with connection() as db:
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            found = db.execute("SELECT version FROM floor_rows WHERE id = ?", (row,)).fetchone()
+            version = (found[0] if found else 0) + 1
+            db.execute("INSERT INTO floor_rows (id, version) VALUES (?, ?) "
+                       "ON CONFLICT (id) DO UPDATE SET version = excluded.version", (row, version))
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
     return jsonify(version=version)

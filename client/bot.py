@@ -3,10 +3,11 @@
 
     python client/bot.py --server http://127.0.0.1:8000 GAME_ID:TOKEN [GAME_ID:TOKEN ...]
 
-Needs only `requests` and gin.py beside this file (copy both). The decision is a pure function,
+Needs only `requests` and gin.py and api.py beside this file (copy all three). The decision is a pure function,
 `choose_action(view) -> action`, of the view the service returns; the loop around it finds out
-that it is the bot's turn by conditional polling (and long-polling where the server offers it),
-and rides out a server restart by retrying with backoff.
+that it is the bot's turn from the game's stream (Server-Sent Events, resumed with Last-Event-ID;
+a long-poll where the server has no stream, conditional polling with --wait 0), and rides out a
+server restart by retrying with backoff.
 """
 from __future__ import annotations
 
@@ -194,6 +195,12 @@ def play(server: str, game_id: str, token: str, knock_at: int | None = None, wai
             if _finished(view):
                 return view
             if view.get("to_move") != view.get("seat") or not view.get("legal_actions"):
+                if wait:  # the game's stream where the server has one (else long-poll), restarts waited out
+                    view = next(gin.http.views(api, game_id, view.get("version"), wait=wait, max_delay=max_delay,
+                                               sleep=sleep, on_retry=lambda exc, pause: log.warning(
+                                                   "game=%s %s; retrying in %.0f s", game_id[:8], exc, pause)),
+                                None)  # None: the stream ended with the match; look again
+                    continue
                 changed, etag = gin.wait_for_change(api, game_id, etag, wait=wait, max_delay=max_delay,
                                                     sleep=sleep, min_delay=poll_delay)
                 view = changed or view

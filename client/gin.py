@@ -1,21 +1,26 @@
 #!/usr/bin/env python3
 """gin: a command-line client for the correspondence Gin Rummy service.
 
-A single file that needs only Python 3.11+ and `requests`; it speaks the service's HTTP API and
-imports nothing of the service, so it can be copied anywhere. Seat tokens are kept per game in
-a JSON file readable only by you (~/.config/gin-rummy/games.json, or $GIN_CONFIG).
+Two files side by side, gin.py (this command line) and api.py (the HTTP part, which bots import
+without the command line), needing only Python 3.11+ and `requests`; they import nothing of the
+service, so they can be copied anywhere. `pip install` of the project puts this on the PATH as
+`gin`. Seat tokens are kept per game in a JSON file readable only by you
+(~/.config/gin-rummy/games.json, or $GIN_CONFIG).
 
     gin new --name Ann                 # create a game; prints the invite for your opponent
     gin join GAME_ID INVITE --name Bob # take the second seat
     gin show                           # your hand, the discard pile, what you may do now
     gin draw stock ; gin discard 7H    # play
     gin watch                          # wait (politely) until it is your turn again
+    gin play                           # sit at one game: the table, then type moves as they come
 """
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import os
+import re
 import sys
 import tempfile
 import time
@@ -23,11 +28,20 @@ import uuid
 from datetime import datetime, timezone
 from functools import lru_cache
 
-import requests
-import urllib3  # installed with requests: its exceptions tell a refused connection apart
+try:  # as part of the `client` package (the installed `gin` command)
+    from . import api as http
+except ImportError:  # as a script, or copied somewhere with api.py beside it
+    import importlib.util
+    _spec = importlib.util.spec_from_file_location(
+        "gin_api", os.path.join(os.path.dirname(os.path.abspath(__file__)), "api.py"))
+    http = importlib.util.module_from_spec(_spec)
+    _spec.loader.exec_module(http)
+
+# The HTTP part lives in api.py (bots import it too); these names stay importable from here.
+Api, ServiceError, NetworkError, etag_of, wait_for_change = (
+    http.Api, http.ServiceError, http.NetworkError, http.etag_of, http.wait_for_change)
 
 DEFAULT_SERVER = "http://127.0.0.1:8000"  # where `make run` serves
-USER_AGENT = "gin-client/0.1"
 
 # Exit statuses, so a script can tell the kinds of failure apart.
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_RULES, EXIT_AUTH, EXIT_NETWORK, EXIT_NOT_FOUND = 0, 1, 2, 3, 4, 5, 6
@@ -140,173 +154,6 @@ def deadwood(cards) -> int:
 
 def deadwood_after_discard(cards, discard: str) -> int:
     return deadwood([c for c in cards if c != discard])
-
-
-# ---------------------------------------------------------------------------------------------
-# The service's HTTP API
-
-class ServiceError(Exception):
-    """The service said no: a problem+json answer with `code` and `detail`."""
-
-    def __init__(self, status: int, code: str, detail: str, body: dict | None = None):
-        super().__init__(detail)
-        self.status, self.code, self.detail, self.body = status, code, detail, body or {}
-
-    @property
-    def exit_status(self) -> int:
-        if self.status in (401, 403):
-            return EXIT_AUTH
-        if self.status == 404:
-            return EXIT_NOT_FOUND
-        if self.status in (409, 412, 422):
-            return EXIT_RULES
-        if self.status == 400:
-            return EXIT_USAGE
-        return EXIT_ERROR
-
-
-class NetworkError(Exception):
-    """The service could not be reached (after retries)."""
-
-
-def _problem(response: requests.Response) -> ServiceError:
-    try:
-        body = response.json()
-    except ValueError:
-        body = {}
-    if not isinstance(body, dict):
-        body = {}
-    detail = body.get("detail") or body.get("title") or response.reason or f"HTTP {response.status_code}"
-    code = body.get("code") or f"http-{response.status_code}"
-    return ServiceError(response.status_code, code, " ".join(str(detail).split()), body)
-
-
-def etag_of(version) -> str:
-    return f'"{version}"'
-
-
-class Api:
-    """One server, optionally one seat's token. Retries what is safe to retry: every request on
-    a connection failure or a 502/503/504/429, POSTs only with the same Idempotency-Key."""
-
-    def __init__(self, server: str, token: str | None = None, retries: int = 4, backoff: float = 0.5,
-                 session: requests.Session | None = None, sleep=time.sleep):
-        self.server = server.rstrip("/")
-        self.token = token
-        self.retries = retries
-        self.backoff = backoff
-        self.session = session or requests.Session()
-        self.sleep = sleep
-
-    def request(self, method: str, path: str, *, json_body=None, params=None, headers=None,
-                timeout: float = 20.0, replayable: bool = True) -> requests.Response:
-        """`replayable=False` for a POST the server cannot recognise when sent again (creating a
-        game, taking a seat): it is retried only when it surely never reached the server."""
-        headers = {"User-Agent": USER_AGENT, "Accept": "application/json", **(headers or {})}
-        if self.token:
-            headers["Authorization"] = f"Bearer {self.token}"
-        delay = self.backoff
-        for attempt in range(self.retries + 1):
-            last = attempt == self.retries
-            try:
-                response = self.session.request(method, self.server + path, json=json_body, params=params,
-                                                headers=headers, timeout=(5, timeout))
-            except (requests.ConnectionError, requests.Timeout) as exc:
-                if not replayable and not _never_sent(exc):
-                    raise NetworkError(f"the answer from {self.server} was lost ({type(exc).__name__}) and "
-                                       "this request cannot be safely repeated: it may have been done. "
-                                       "The token is shown only once; ask for a new game or invite if "
-                                       "this one now says it is taken") from None
-                if last:
-                    raise NetworkError(f"cannot reach {self.server}: {type(exc).__name__}") from None
-                self.sleep(delay)
-                delay = min(delay * 2, 30)
-                continue
-            if response.status_code in (429, 502, 503, 504) and not last:
-                retry_after = response.headers.get("Retry-After", "")
-                self.sleep(min(float(retry_after), 30) if retry_after.isdigit() else delay)
-                delay = min(delay * 2, 30)
-                continue
-            if response.status_code >= 400:
-                raise _problem(response)
-            return response
-        raise AssertionError("unreachable")
-
-    # -- endpoints --
-    # Creating a game and taking a seat answer with a token that the server keeps only as a hash,
-    # so it cannot replay a lost answer: these two are not retried once they may have arrived.
-    def create_game(self, body: dict) -> dict:
-        return self.request("POST", "/games", json_body=body, replayable=False).json()
-
-    def join_game(self, game_id: str, body: dict) -> dict:
-        return self.request("POST", f"/games/{game_id}/join", json_body=body, replayable=False).json()
-
-    def view(self, game_id: str, etag: str | None = None, wait: int | None = None) -> tuple[dict | None, str | None]:
-        """The seat's view and its ETag; (None, etag) when unchanged since `etag` (304).
-        With `wait`, ask the server to hold the answer until something changes (long-poll);
-        a server that ignores it simply answers at once."""
-        headers = {"If-None-Match": etag} if etag else {}
-        params = {"wait": wait} if wait else None
-        response = self.request("GET", f"/games/{game_id}", headers=headers, params=params,
-                                timeout=20.0 + (wait or 0))
-        new_etag = response.headers.get("ETag")
-        if response.status_code == 304:
-            return None, new_etag or etag
-        view = response.json()
-        return view, new_etag or (etag_of(view["version"]) if "version" in view else None)
-
-    def act(self, game_id: str, action: dict, version=None, key: str | None = None) -> dict:
-        headers = _idempotency(key)
-        if version is not None:
-            headers["If-Match"] = etag_of(version)
-        return self.request("POST", f"/games/{game_id}/actions", json_body=action, headers=headers).json()
-
-    def events(self, game_id: str) -> list[dict]:
-        """The whole history this seat may see, following `next_after` pages."""
-        events, after = [], 0
-        while True:
-            page = self.request("GET", f"/games/{game_id}/events", params={"after": after, "limit": 200}).json()
-            events.extend(page.get("events", []))
-            after = page.get("next_after")
-            if after is None or not page.get("events"):
-                return events
-
-
-def _never_sent(exc: Exception) -> bool:
-    """True when the request cannot have reached the server: the connection was never made."""
-    if isinstance(exc, requests.ConnectTimeout):
-        return True
-    cause = exc.args[0] if exc.args else None
-    cause = getattr(cause, "reason", cause)  # urllib3 wraps the cause in MaxRetryError
-    return isinstance(cause, (urllib3.exceptions.NewConnectionError, urllib3.exceptions.ConnectTimeoutError))
-
-
-def _idempotency(key: str | None = None) -> dict:
-    # One key per command: a retry after a lost answer is recognised and not applied twice.
-    return {"Idempotency-Key": key or uuid.uuid4().hex}
-
-
-def wait_for_change(api: Api, game_id: str, etag: str | None, wait: int = 30, max_delay: float = 30.0,
-                    sleep=time.sleep, clock=time.monotonic, deadline: float | None = None, min_delay: float = 1.0):
-    """Poll until the view differs from `etag`; returns (view, etag), or (None, etag) at `deadline`.
-
-    Conditional GETs (If-None-Match) cost the server almost nothing; `?wait=` lets a server that
-    supports long-polling hold the request open. When the server answers 304 quickly (it ignores
-    `wait`), back off `min_delay` (1), 2, 4 ... `max_delay` seconds between polls."""
-    delay = min_delay
-    while True:
-        started = clock()
-        remaining = None if deadline is None else deadline - started
-        if remaining is not None and remaining <= 0:
-            return None, etag
-        this_wait = wait if remaining is None or not wait else max(1, min(wait, int(remaining)))
-        view, etag = api.view(game_id, etag=etag, wait=this_wait or None)
-        if view is not None:
-            return view, etag
-        if not this_wait or clock() - started < this_wait / 2:  # answered at once: no long-poll here
-            pause = delay if remaining is None else min(delay, max(0.0, deadline - clock()))
-            sleep(pause)
-            delay = min(delay * 2, max_delay)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -641,6 +488,63 @@ def describe_event(event: dict, seat: int, names: dict, style: Style) -> str:
     return f"{who} {kind}".strip()
 
 
+def hand_layout(record: dict, seat: int, names: dict, style: Style) -> list[str]:
+    """Both hands of a finished hand, laid out: melds, layoffs and deadwood with its count."""
+    knocker = record.get("knocker")
+    lines = []
+    for s in (0, 1):
+        who = "you" if s == seat else names.get(s, f"seat {s}")
+        if knocker is None:  # a void hand: the cards as they were
+            lines.append(f"  {who}: {style.cards((record.get('hands') or {}).get(str(s)) or [])}")
+            continue
+        role = "knocker" if s == knocker else "defender"
+        melds = "  ".join("[" + style.cards(m) + "]" for m in record.get(f"{role}_melds") or [])
+        layoffs = record.get("defender_layoffs") or [] if role == "defender" else []
+        dead = record.get(f"{role}_deadwood") or []
+        text = f"  {who}: {melds}{'  ' if melds else ''}"
+        text += f"laid off {style.cards(layoffs)}  " if layoffs else ""
+        text += f"deadwood {style.cards(dead)} = {record.get(f'{role}_points', 0)}"
+        lines.append(text)
+    return lines
+
+
+def news(api: Api, store: Store, game_id: str, entry: dict, view: dict, style: Style,
+         limit: int = 12) -> list[str]:
+    """What happened since this seat last looked (as the mails tell it): the opponent's moves, your
+    own (with the card you drew), a hand's end with both hands laid out. Remembers what was told."""
+    seen = entry.get("seen_seq", 0)
+    try:
+        events = api.events(game_id, after=seen)
+    except (ServiceError, NetworkError):
+        return []  # the view still shows where the game stands
+    if not events:
+        return []
+    seat = entry.get("seat", view.get("seat", 0))
+    names = _seat_names(view)
+    lines = []
+    for event in events:
+        lines.append(_sentence(describe_event(event, seat, names, style)))
+        if event.get("type") in ("hand_end", "hand_void") and isinstance(event.get("record"), dict):
+            lines.extend(hand_layout(event["record"], seat, names, style))
+    entry["seen_seq"] = events[-1].get("seq", seen)
+    store.save()
+    if len(lines) > limit:
+        lines = [f"({len(lines) - limit} earlier lines: gin history -g {game_id[:8]})"] + lines[-limit:]
+    return lines
+
+
+def _sentence(text: str) -> str:
+    return (text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")) if text else text
+
+
+def _print_news(args, api: Api, store: Store, game_id: str, entry: dict, view: dict) -> None:
+    if args.json:
+        return
+    lines = news(api, store, game_id, entry, view, args.style)
+    if lines:
+        print("Since you looked:\n  " + "\n  ".join(lines))
+
+
 def score_sheet(view: dict, seat: int | None = None) -> str:
     """The match's score sheet, hand by hand with running totals, then the bonuses once a game closes."""
     names = _seat_names(view)
@@ -843,8 +747,10 @@ def _list_row(game_id: str, entry: dict, view: dict | None, error: str | None) -
 
 def cmd_show(args, store: Store) -> int:
     game_id, entry = store.find(args.game)
-    view, _ = _api_for(args, entry).view(game_id)
+    api = _api_for(args, entry)
+    view, _ = api.view(game_id)
     _remember(args, store, game_id, view)
+    _print_news(args, api, store, game_id, entry, view)
     _show(args, game_id, entry, view)
     return EXIT_OK
 
@@ -856,7 +762,8 @@ def _act(args, store: Store, action: dict) -> int:
     view = api.act(game_id, action, version=version, key=uuid.uuid4().hex)
     _remember(args, store, game_id, view)
     if not args.json:
-        print(f"Done: {describe_action(action, args.style)}.")
+        lines = news(api, store, game_id, entry, view, args.style)  # the card drawn, the hand's end...
+        print("\n".join(lines) if lines else f"Done: {describe_action(action, args.style)}.")
     _show(args, game_id, entry, view)
     return EXIT_OK
 
@@ -963,29 +870,128 @@ def cmd_watch(args, store: Store) -> int:
     game_id, entry = store.find(args.game)
     api = _api_for(args, entry)
     seat = entry.get("seat", 0)
-    deadline = None if args.timeout is None else time.monotonic() + args.timeout
-    view, etag = api.view(game_id)
-    if not _worth_waking(view, seat) and not args.json:
-        print(f"Waiting for {_seat_names(view)[1 - seat]}...", file=sys.stderr, flush=True)
-    pause = 1.0
-    while not _worth_waking(view, seat):
-        try:
-            changed, etag = wait_for_change(api, game_id, etag, wait=args.wait, deadline=deadline)
-        except NetworkError as exc:  # a server restart or a network outage: watching outlasts it
-            if deadline is not None and time.monotonic() + pause > deadline:
-                raise
-            print(f"gin: {exc}; still watching, next try in {pause:.0f} s", file=sys.stderr, flush=True)
-            time.sleep(pause)
-            pause = min(pause * 2, 60.0)
-            continue
-        pause = 1.0
-        if changed is None:
-            _remember(args, store, game_id, view)
-            raise ServiceError(408, "watch-timeout", f"still not your turn after {args.timeout:g} s")
-        view = changed
+    view = wait_for_turn(args, api, game_id, seat)
     _remember(args, store, game_id, view)
+    _print_news(args, api, store, game_id, entry, view)
     _show(args, game_id, entry, view)
     return EXIT_OK
+
+
+def wait_for_turn(args, api: Api, game_id: str, seat: int) -> dict:
+    """The view once it is this seat's turn (or the match is over): by the game's stream where the
+    server has one, else by long-poll; a dropped connection or a server restart is waited out."""
+    deadline = None if args.timeout is None else time.monotonic() + args.timeout
+    view, _ = api.view(game_id)
+    if _worth_waking(view, seat):
+        return view
+    if not args.json:
+        waiting = _seat_names(view)[1 - seat] if view.get("status") != "waiting_for_opponent" else "an opponent to join"
+        print(f"Waiting for {waiting}...", file=sys.stderr, flush=True)
+
+    def retrying(exc: Exception, pause: float) -> None:
+        print(f"gin: {exc}; still watching, next try in {pause:.0f} s", file=sys.stderr, flush=True)
+
+    for changed in http.views(api, game_id, view.get("version"), wait=args.wait,
+                              use_stream=args.wait != 0,
+                              deadline=deadline, on_retry=retrying):
+        view = changed
+        if _worth_waking(view, seat):
+            return view
+    if _worth_waking(view, seat):
+        return view
+    raise ServiceError(408, "watch-timeout", f"still not your turn after {args.timeout:g} s")
+
+
+PLAY_HELP = ("moves: take, pass, draw stock|discard, discard CARD, knock CARD, gin, resign; "
+             "and: show, history, score, help, quit")
+
+
+def action_from_words(words: list[str], view: dict) -> dict:
+    """A move typed at `gin play` (the same words as the commands and the mail replies)."""
+    verb, rest = words[0].lower(), words[1:]
+    if verb == "take":
+        phases_with_upcard = ("upcard_offer", "last_discard_offer")
+        return {"type": "take_upcard"} if view.get("phase") in phases_with_upcard else {"type": "draw", "from": "discard"}
+    if verb == "pass":
+        return {"type": "pass"}
+    if verb == "draw":
+        if len(rest) != 1 or rest[0].lower() not in ("stock", "discard"):
+            raise UsageError("draw stock, or draw discard")
+        return {"type": "draw", "from": rest[0].lower()}
+    if verb in ("discard", "knock"):
+        if len(rest) != 1:
+            raise UsageError(f"{verb} takes one card, like {verb} 7H")
+        card = normalize_card(rest[0])
+        return {"type": "discard", "card": card} if verb == "discard" else {"type": "knock", "discard": card}
+    if verb == "gin":
+        action = gin_action(view)
+        if action is None:
+            raise UsageError("no gin in this hand now")
+        return action
+    close = difflib.get_close_matches(verb, ["take", "pass", "draw", "discard", "knock", "gin", "resign", "show",
+                                             "history", "score", "help", "quit"], n=1, cutoff=0.5)
+    raise UsageError(f"unknown move {verb!r}" + (f"; did you mean `{close[0]}`?" if close else f" ({PLAY_HELP})"))
+
+
+def cmd_play(args, store: Store) -> int:
+    game_id, entry = store.find(args.game)
+    api = _api_for(args, entry)
+    seat = entry.get("seat", 0)
+    print(f"Playing game {game_id[:8]}. Type a move when it is your turn ({PLAY_HELP}).")
+    view, _ = api.view(game_id)
+    fresh = True
+    while True:
+        if fresh:
+            _remember(args, store, game_id, view)
+            _print_news(args, api, store, game_id, entry, view)
+            _show(args, game_id, entry, view)
+            fresh = False
+        if view.get("status") == "finished" or view.get("phase") == "match_over":
+            print(score_sheet(view, seat))
+            return EXIT_OK
+        if not _worth_waking(view, seat):
+            view, fresh = wait_for_turn(args, api, game_id, seat), True
+            continue
+        try:
+            words = input("gin> ").split()
+        except EOFError:
+            print()
+            return EXIT_OK
+        if not words:
+            continue
+        verb = words[0].lower()
+        if verb in ("quit", "exit", "q"):
+            return EXIT_OK
+        if verb in ("help", "?"):
+            print(PLAY_HELP)
+            continue
+        if verb in ("show", "score", "history"):
+            view, _ = api.view(game_id)
+            if verb == "score":
+                print(score_sheet(view, seat))
+            elif verb == "history":
+                names = _seat_names(view)
+                for event in api.events(game_id):
+                    print(f"{event.get('seq', ''):>4}  {describe_event(event, seat, names, args.style)}")
+            else:
+                fresh = True
+            continue
+        try:
+            if verb == "resign":
+                if input("Resign the match (your opponent wins)? [y/N] ").strip().lower() not in ("y", "yes"):
+                    continue
+                action = {"type": "resign"}
+            else:
+                action = action_from_words(words, view)
+            view = api.act(game_id, action, version=view.get("version"), key=uuid.uuid4().hex)
+            fresh = True
+        except UsageError as exc:
+            print(f"gin: {exc}")
+        except ServiceError as exc:
+            print(f"gin: {exc.detail} [{exc.code}]")
+            view, _ = api.view(game_id)
+        except EOFError:
+            return EXIT_OK
 
 
 def _worth_waking(view: dict, seat: int) -> bool:
@@ -1030,6 +1036,11 @@ def cmd_forget(args, store: Store) -> int:
 class Parser(argparse.ArgumentParser):
     def error(self, message: str):
         # One line, like every other error; the full usage is one --help away.
+        wrong = re.search(r"invalid choice: '([^']*)'", message)
+        if wrong:
+            close = difflib.get_close_matches(wrong.group(1), [c[0] for c in COMMANDS], n=1, cutoff=0.5)
+            if close:
+                message = f"unknown command {wrong.group(1)!r}; did you mean `gin {close[0]}`?"
         if "unrecognized arguments: -" in message or "expected one argument" in message:
             # Ids issued before ids avoided a leading '-' look like options to argparse.
             message += "; an id or code that begins with '-' goes after `--`: gin join -- -Xy9... CODE"
@@ -1053,6 +1064,8 @@ def _common(parser: argparse.ArgumentParser, top: bool) -> None:
                        help="print the seat token where a command has one (new, join)")
     group.add_argument("--retries", type=int, default=4 if top else argparse.SUPPRESS,
                        help="network retries before giving up (default 4)")
+    group.add_argument("-g", "--game", dest="game_opt", metavar="GAME", default=default,
+                       help="game id or prefix (default: your only game)")
 
 
 COMMANDS = [
@@ -1078,6 +1091,8 @@ COMMANDS = [
     ("history", cmd_history, "every move so far, as your seat may see it", "gin history", "game"),
     ("watch", cmd_watch, "wait until it is your turn (or the match ends), then show the game",
      "gin watch --timeout 3600", "watch"),
+    ("play", cmd_play, "sit at one game: show the table, wait for the opponent, take moves as typed",
+     "gin play 3Yx9", "play"),
     ("score", cmd_score, "the score sheet, hand by hand, with the bonuses", "gin score", "game"),
     ("token", cmd_token, "print the seat token of a game (keep it secret)", "gin token 3Yx9", "game"),
     ("forget", cmd_forget, "remove a game and its token from the token file", "gin forget 3Yx9", "game"),
@@ -1122,17 +1137,32 @@ def build_parser() -> argparse.ArgumentParser:
             sub.add_argument("game_pos", metavar="GAME", nargs="?", help="game id or prefix")
             sub.add_argument("--timeout", type=float, default=None, help="give up after this many seconds")
             sub.add_argument("--wait", type=int, default=30,
-                             help="long-poll seconds per request (default 30; 0: plain polling with backoff)")
+                             help="the game's stream, or where the server has none, long-poll seconds per "
+                                  "request (default 30); 0: plain polling with backoff, no stream")
+        elif kind == "play":
+            sub.add_argument("game_pos", metavar="GAME", nargs="?", help="game id or prefix")
+            sub.add_argument("--timeout", type=float, default=None, help="stop waiting after this many seconds")
+            sub.add_argument("--wait", type=int, default=30, help=argparse.SUPPRESS)
         elif kind == "resign":
             sub.add_argument("--yes", action="store_true", help="really resign")
         elif kind == "vacation":
             sub.add_argument("days", type=int, metavar="DAYS", help="whole days, from now")
         if kind in ("game", "resign", "vacation"):
             sub.add_argument("game_pos", metavar="GAME", nargs="?", help="game id or prefix (default: your only game)")
-        if kind not in ("new", "join", ""):
-            sub.add_argument("-g", "--game", dest="game_opt", metavar="GAME", help="game id or prefix")
         _common(sub, top=False)
     return parser
+
+
+def exit_status_of(exc: ServiceError) -> int:
+    if exc.status in (401, 403):
+        return EXIT_AUTH
+    if exc.status == 404:
+        return EXIT_NOT_FOUND
+    if exc.status in (409, 412, 422):
+        return EXIT_RULES
+    if exc.status == 400:
+        return EXIT_USAGE
+    return EXIT_ERROR
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -1147,9 +1177,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"gin: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except ServiceError as exc:
-        hint = " (the game changed while you moved: run `gin show`)" if exc.code == "version-mismatch" else ""
+        hint = {"version-mismatch": " (the game changed while you moved: run `gin show`)",
+                "game-not-started": " (your opponent has not joined yet: send them the `gin join ...` line "
+                                    "`gin new` printed, then `gin watch` waits for them)"}.get(exc.code, "")
         print(f"gin: {exc.detail} [{exc.code}]{hint}", file=sys.stderr)
-        return exc.exit_status
+        return exit_status_of(exc)
     except NetworkError as exc:
         print(f"gin: {exc} [network]", file=sys.stderr)
         return EXIT_NETWORK

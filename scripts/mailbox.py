@@ -83,6 +83,17 @@ def reply(args) -> None:
     print(f"sent to {answer['To']}: {' / '.join(args.commands)}")
 
 
+def send(args) -> None:
+    """A new mail (not a reply), e.g. to new@MAIL_DOMAIN to start a game."""
+    message = EmailMessage()
+    message["From"], message["To"], message["Subject"] = args.address, args.to, args.subject
+    message["Message-ID"] = email.utils.make_msgid(domain="mailbox.localhost")
+    message.set_content("\n".join(args.lines) + "\n")
+    with smtplib.SMTP(args.host, args.smtp_port, timeout=30) as smtp:
+        smtp.send_message(message)
+    print(f"sent to {args.to}: {' / '.join(args.lines)}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dir", default="mailbox", help="where caught mail is kept (default ./mailbox)")
@@ -99,6 +110,14 @@ def main() -> None:
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--smtp-port", type=int, default=2525, help="the service's mail listener")
     p.set_defaults(run=reply)
+    p = sub.add_parser("send", help="send a new mail from an address, e.g. to new@MAIL_DOMAIN")
+    p.add_argument("address")
+    p.add_argument("to")
+    p.add_argument("lines", nargs="+", help='the lines of the body, e.g. "bob@example.org" "name Ann"')
+    p.add_argument("--subject", default="a game of Gin Rummy")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--smtp-port", type=int, default=2525, help="the service's mail listener")
+    p.set_defaults(run=send)
     args = parser.parse_args()
     args.run(args)
 

@@ -44,6 +44,8 @@ def create_app(config_overrides: dict | None = None):
     notify.init_app(app)  # contact and vacation routes, the `flask notify` commands
     from .access.routes import access
     api.register_blueprint(access)  # invitations, mail links, a seat's tokens
+    from . import players
+    players.init_app(app)  # accounts, challenges, rematches, watch links, /me/stream
     from . import site
     site.init_app(app)  # the pages people play on, and every answer's security headers
     from .limits import init_limits

@@ -71,12 +71,13 @@ def _pauses(game_id: str, seat: int) -> list[tuple[datetime, datetime]]:
     return [(as_utc(start), as_utc(end)) for start, end in rows]
 
 
-def _schedule(clock: GameClock) -> None:
-    """Recompute the deadline and the reminder time of whoever is on the clock."""
+def _schedule(clock: GameClock, pauses: list | None = None) -> None:
+    """Recompute the deadline and the reminder time of whoever is on the clock (`pauses`: that
+    seat's vacations, when the caller knows them already; read here otherwise)."""
     if clock.move_time_hours is None or clock.turn_seat is None:
         clock.deadline_at = clock.reminder_at = None
         return
-    pauses = _pauses(clock.game_id, clock.turn_seat)
+    pauses = _pauses(clock.game_id, clock.turn_seat) if pauses is None else pauses
     start, move_time = as_utc(clock.turn_started_at), timedelta(hours=clock.move_time_hours)
     clock.deadline_at = clock_end(start, move_time, pauses)
     clock.reminder_at = clock_end(start, move_time * (1 - REMINDER_FRACTION), pauses)
@@ -87,15 +88,22 @@ def on_change(game_id: str, to_move: int | None, new_turn: bool, moment: datetim
     clock = clock_of(game_id)
     if clock is None:
         return None
+    advance(clock, to_move, new_turn, moment)
+    return clock
+
+
+def advance(clock, to_move: int | None, new_turn: bool, moment: datetime, pauses: list | None = None) -> bool:
+    """on_change's work on any object with GameClock's fields (the move path's plain row too);
+    True when the clock changed. `pauses` as for _schedule."""
     if to_move is None:
         clock.turn_seat = clock.turn_started_at = None
-        clock.reminded = clock.expiry_noticed = False
-        _schedule(clock)
     elif new_turn or clock.turn_seat != to_move:
         clock.turn_seat, clock.turn_started_at = to_move, moment
-        clock.reminded = clock.expiry_noticed = False
-        _schedule(clock)
-    return clock
+    else:
+        return False
+    clock.reminded = clock.expiry_noticed = False
+    _schedule(clock, pauses)
+    return True
 
 
 def deadline_of(game_id: str) -> datetime | None:

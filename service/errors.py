@@ -17,6 +17,7 @@ from sqlalchemy.orm.exc import StaleDataError
 from werkzeug.exceptions import HTTPException
 
 from .notify.codes import CLOCK_CODES, MAIL_CODES
+from .players.codes import PLAYER_CODES
 from .rules import IllegalAction, InvalidRules
 from .schemas import ProblemSchema
 
@@ -63,6 +64,7 @@ SERVICE_CODES = {
     "header-too-large": (431, "a request header, or all of them, is larger than the server takes"),
     "uri-too-long": (414, "the request line is longer than the server takes"),
     **MAIL_CODES,  # contact settings (service/notify/confirm.py)
+    **PLAYER_CODES,  # players, challenges, rematches, watch links (service/players/)
     "internal-error": (500, "the server failed; the details are in its log, never in the answer"),
     "database-unavailable": (503, "the database cannot be reached or stayed locked"),
     "database-not-migrated": (503, "the database schema is behind the code: run flask db upgrade"),

@@ -122,3 +122,4 @@ class IdempotencyRecord(db.Model):
 # one metadata that migrations and `flask db check` see.
 from .notify import models as notify_models  # noqa: E402,F401
 from .access import models as access_models  # noqa: E402,F401
+from .players import models as player_models  # noqa: E402,F401

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import json
 
-from flask import Response, request, stream_with_context, url_for
+from flask import Response, g, request, stream_with_context, url_for
 from flask_smorest import Blueprint
 
-from . import deadlines, store, waiting
+from . import deadlines, moves, store, waiting
 from .errors import ENGINE_CODES, Problem
 from .extensions import db
 from .examples import CREATED_EXAMPLE, EVENTS_EXAMPLE, JOINED_EXAMPLE
@@ -37,7 +37,7 @@ def require_json_body():
         # it at the limit without a word: what it read is only the beginning of the body.
         raise Problem("payload-too-large", f"the body is larger than the limit of {limit} bytes")
     try:
-        parse_json_body(body)
+        g.json_body = parse_json_body(body)  # the one parse: the route reads it from here
     except ValueError as exc:
         raise Problem("malformed-json", f"the body is not valid JSON: {exc}") from None
 
@@ -167,20 +167,33 @@ def stream_game(game_id):
 def post_action(game_id):
     """Make one move. The engine decides; the answer is the new view. A retry with the same
     Idempotency-Key returns the first answer and never applies twice."""
-    body = request.get_json()
+    body = g.json_body
     with store.transaction():
         # The token, the headers' form, a replay, the action's form, and only then the game's state.
-        game, seat = store.lock_seat(game_id, bearer_token())
-        key = idempotency_key()
+        token = bearer_token()
+        key, bad_key = _idempotency_key_or_fault()
+        move = moves.lock(game_id, token, key)  # one statement: everything the move reads
+        if bad_key is not None:
+            raise bad_key
         check_if_match_syntax()
-        if (earlier := store.earlier_answer(game, seat, key, body)) is not None:
-            return earlier.response, earlier.status, etag_headers(earlier.version)
+        if (earlier := moves.earlier_answer(move, key, body)) is not None:
+            answer, status, version = earlier
+            return answer, status, etag_headers(version)
         if (fault := action_errors(body)) is not None:
             raise Problem("invalid-action", fault)
-        check_if_match(game.version)
-        view = store.play(game, seat, body)[seat]
-        store.remember_answer(game, seat, key, body, 200, view)
-    return json_answer(view, 200, game.version)
+        check_if_match(move.version)
+        version, view, text = moves.play(move, body)
+        moves.remember_answer(move, key, body, version, view)
+    return json_answer(text, 200, version)
+
+
+def _idempotency_key_or_fault() -> tuple[str | None, Problem | None]:
+    """The key, read before the game is (the lock brings its first answer along); a malformed
+    one is refused after the token is checked, as an invalid token is told first."""
+    try:
+        return idempotency_key(), None
+    except Problem as fault:
+        return None, fault
 
 
 @games.route("/games/<game_id>/events", methods=["GET"])

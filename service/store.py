@@ -28,6 +28,7 @@ from .database import begin_read_only
 from .errors import Problem, invalid_token
 from .extensions import db
 from .models import Deal, Event, Game, IdempotencyRecord, Seat, utcnow
+from .players.models import Player, PlayerSeat
 from .rules import Match, Rules, action_from_dict, redact_event
 from .tokens import hash_secret, new_game_id, new_invite_code, new_token
 
@@ -60,6 +61,11 @@ def on_change(hook) -> None:
         _change_hooks.append(hook)
 
 
+def change_hooks() -> list:
+    """The hooks registered, for the move path (service/moves.py), which calls them itself."""
+    return list(_change_hooks)
+
+
 def after_change(game: Game, match: Match, actor: int | None, events: list[dict]) -> None:
     for hook in _change_hooks:
         hook(game, match, actor, events)
@@ -78,12 +84,19 @@ def could_be_game_id(game_id: str) -> bool:
 # reads it.
 _games, _seats, _events, _deals = Game.__table__, Seat.__table__, Event.__table__, Deal.__table__
 _tokens = SeatToken.__table__
+_players, _player_seats = Player.__table__, PlayerSeat.__table__
 # A token opens a seat as the seat's first token (seats.token_hash) or as one of its further tokens
 # (seat_tokens, from mail links): both are unique-index probes inside the same one statement.
 _FURTHER_TOKEN_SEAT = (select(_tokens.c.seat).where(_tokens.c.game_id == bindparam("game"),
                                                      _tokens.c.token_hash == bindparam("token_hash"))
                        .scalar_subquery())
-_TOKEN_OPENS_SEAT = or_(_seats.c.token_hash == bindparam("token_hash"), _seats.c.seat == _FURTHER_TOKEN_SEAT)
+# A player token opens the seats bound to its player (player_seats: at most one per game).
+_PLAYER_SEAT = (select(_player_seats.c.seat)
+                .select_from(_player_seats.join(_players, _players.c.id == _player_seats.c.player_id))
+                .where(_player_seats.c.game_id == bindparam("game"), _players.c.token_hash == bindparam("token_hash"))
+                .scalar_subquery())
+_TOKEN_OPENS_SEAT = or_(_seats.c.token_hash == bindparam("token_hash"), _seats.c.seat == _FURTHER_TOKEN_SEAT,
+                        _seats.c.seat == _PLAYER_SEAT)
 _SEAT_QUERY = (select(Game, Seat.seat).join(Seat, Seat.game_id == Game.id)
                .outerjoin(Game.clock).options(contains_eager(Game.clock))
                .where(Game.id == bindparam("game"), _TOKEN_OPENS_SEAT))
@@ -140,8 +153,10 @@ def create_game(rules: Rules, name: str, move_time_hours: int | None = deadlines
     return game, token, invite
 
 
-def join_game(game_id: str, invite_code: str, name: str) -> tuple[Game, Match, str]:
-    """Seat 1 takes its place with the invite code, and the first hand is dealt."""
+def join_game(game_id: str, invite_code: str, name: str, first_dealer: int | None = None
+              ) -> tuple[Game, Match, str]:
+    """Seat 1 takes its place with the invite code, and the first hand is dealt (by `first_dealer`,
+    else a seat drawn at random: a rematch gives the first deal to the other side)."""
     game = db.session.execute(select(Game).where(Game.id == game_id).with_for_update()).scalar() \
         if could_be_game_id(game_id) else None
     seat = game.seats[1] if game is not None else None
@@ -151,7 +166,8 @@ def join_game(game_id: str, invite_code: str, name: str) -> tuple[Game, Match, s
         raise Problem("game-full", "both seats of this game are taken: an invite code works once")
     token = new_token()
     seat.name, seat.token_hash, seat.joined_at = name, hash_secret(token), utcnow()
-    match = Match.new(Rules.from_dict(game.rules), first_dealer=secrets.randbelow(2))
+    match = Match.new(Rules.from_dict(game.rules),
+                      first_dealer=secrets.randbelow(2) if first_dealer is None else first_dealer)
     recorded = _append_events(game, _deal(game, match))
     _save(game, match)
     after_change(game, match, None, recorded)  # the first turn's clock and mails
@@ -231,17 +247,23 @@ _INSERT_EVENT = _events.insert()
 
 def _append_events(game: Game, events: list[dict], action: dict | None = None) -> list[dict]:
     last = db.session.connection().execute(_LAST_SEQ, {"game": game.id}).scalar() or 0
-    moment = utcnow()
-    rows = [{"game_id": game.id, "seq": last + offset, "seat": event.get("seat"), "type": event["type"],
-             "hand": event.get("hand"), "payload": event, "action": action if offset == 1 else None,
-             "created_at": moment} for offset, event in enumerate(events, start=1)]
+    rows = event_rows(game.id, last, events, action)
     db.session.connection().execute(_INSERT_EVENT, rows)  # one executemany, no ORM objects
     return [{"seq": row["seq"], **event} for row, event in zip(rows, events)]
 
 
+def event_rows(game_id: str, last: int, events: list[dict], action: dict | None = None) -> list[dict]:
+    """The events table's rows for `events`, numbered after event `last`; the action that caused
+    them goes on the first one."""
+    moment = utcnow()
+    return [{"game_id": game_id, "seq": last + offset, "seat": event.get("seat"), "type": event["type"],
+             "hand": event.get("hand"), "payload": event, "action": action if offset == 1 else None,
+             "created_at": moment} for offset, event in enumerate(events, start=1)]
+
+
 # -- idempotency ---------------------------------------------------------------------------
 
-def _body_hash(body) -> str:
+def body_hash(body) -> str:
     canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
     return hashlib.sha256(canonical.encode()).hexdigest()
 
@@ -252,7 +274,7 @@ def earlier_answer(game: Game, seat: int, key: str | None, body) -> IdempotencyR
         return None
     record = db.session.execute(select(IdempotencyRecord).filter_by(
         game_id=game.id, seat=seat, key=key)).scalar()
-    if record is not None and record.request_hash != _body_hash(body):
+    if record is not None and record.request_hash != body_hash(body):
         raise Problem("idempotency-key-reused",
                       "this Idempotency-Key was used for a different request; use a new key per action")
     return record
@@ -260,7 +282,7 @@ def earlier_answer(game: Game, seat: int, key: str | None, body) -> IdempotencyR
 
 def remember_answer(game: Game, seat: int, key: str | None, body, status: int, response: str) -> None:
     if key is not None:
-        db.session.add(IdempotencyRecord(game_id=game.id, seat=seat, key=key, request_hash=_body_hash(body),
+        db.session.add(IdempotencyRecord(game_id=game.id, seat=seat, key=key, request_hash=body_hash(body),
                                          status=status, response=json.loads(response), version=game.version))
 
 
@@ -281,21 +303,32 @@ def views_for(game: Game, match: Match | None, seats=(0, 1)) -> dict[int, dict]:
     connection = db.session.connection()
     game_deals = connection.execute(_DEALS, {"game": game.id}).all()
     current = next((d for d in game_deals if match and d.hand == match.hand_number), None)
-    envelope = {
-        "game_id": game.id,
-        "version": game.version,
-        "status": game.status,
-        "players": [{"seat": seat, "name": name} for seat, name in connection.execute(_NAMES, {"game": game.id})],
-        "deadline": _iso(deadlines.deadline_of(game.id)),
-        "deal_commitment": current.commitment if current else None,
-        "revealed_deals": [{"hand": d.hand, "deck": d.deck, "salt": d.salt, "commitment": d.commitment}
-                           for d in game_deals if d.revealed],
-    }
+    names = connection.execute(_NAMES, {"game": game.id}).all()
+    common = envelope(game.id, game.version, game.status, names, deadlines.deadline_of(game.id),
+                      current.commitment if current else None,
+                      [(d.hand, d.deck, d.salt, d.commitment) for d in game_deals if d.revealed])
     if match is None:
         # Not dealt yet: the view of an empty match, with no dealer (chosen when seat 1 joins).
         empty = Match.new(Rules.from_dict(game.rules), 0)
-        return {seat: {**envelope, **empty.view(seat), "dealer": None} for seat in seats}
-    return {seat: {**envelope, **match.view(seat)} for seat in seats}
+        return {seat: {**common, **empty.view(seat), "dealer": None} for seat in seats}
+    return {seat: {**common, **match.view(seat)} for seat in seats}
+
+
+def envelope(game_id: str, version: int, status: str, names: list[tuple], deadline, commitment: str | None,
+             revealed: list[tuple]) -> dict:
+    """What every seat's view carries besides the engine's view: the one place it is built, for
+    views_for and the move path (service/moves.py) alike. `names`: (seat, name) in seat order;
+    `revealed`: (hand, deck, salt, commitment) of each finished hand, in hand order."""
+    return {
+        "game_id": game_id,
+        "version": version,
+        "status": status,
+        "players": [{"seat": seat, "name": name} for seat, name in names],
+        "deadline": _iso(deadline),
+        "deal_commitment": commitment,
+        "revealed_deals": [{"hand": hand, "deck": deck, "salt": salt, "commitment": committed}
+                           for hand, deck, salt, committed in revealed],
+    }
 
 
 def view_text(view: dict) -> str:

@@ -1,6 +1,7 @@
 """Wake-ups: a committed change wakes whoever waits for it, in this process and in every other.
 
     game_changed(game_id, version)  called in a change's transaction (store.publish_views)
+    player_changed(player_id, seq)  called when a player's stream gains an event (players/feed.py)
     outbox_changed()                called when a change queued mail or webhooks (outbox.enqueue)
     hub().watch(key, version)       a Waiter: `wait(seconds)` returns early when `key` is woken
 
@@ -34,12 +35,13 @@ import uuid
 from collections import defaultdict
 from contextlib import contextmanager
 
-from sqlalchemy import bindparam, event, select, text
+from sqlalchemy import bindparam, event, func, literal_column, select, text
 from sqlalchemy.orm import Session
 
 from .database import READ_ONLY
 from .extensions import db
 from .models import Game
+from .players.models import Player
 
 log = logging.getLogger(__name__)
 CHANNEL = "gin_wakeup"
@@ -58,6 +60,16 @@ def game_changed(game_id: str, version: int) -> None:
     _announce(game_key(game_id), version)
 
 
+def player_key(player_id: int) -> str:
+    return f"player:{player_id}"
+
+
+def player_changed(player_id: int, seq: int | None) -> None:
+    """Called in the transaction that added event `seq` to the player's stream (service/players/feed.py);
+    None wakes all its readers (the player's token changed)."""
+    _announce(player_key(player_id), seq)
+
+
 def outbox_changed() -> None:
     _announce(OUTBOX, None)
 
@@ -74,6 +86,25 @@ def _announce(key: str, version: int | None) -> None:
 
 
 _NOTIFY = text("SELECT pg_notify('" + CHANNEL + "', :payload)")
+
+
+# -- announcing inside the caller's own statement (the move path, service/moves.py) ------------
+
+# Selected by the caller in a statement of the change's transaction (an UPDATE's RETURNING, say):
+# PostgreSQL queues the NOTIFY with the transaction exactly as the SELECT above does.
+NOTIFY_CALL = func.pg_notify(literal_column("'" + CHANNEL + "'"), bindparam("wakeup_payload"))
+
+
+def game_changed_payload(game_id: str, version: int) -> str | None:
+    """Like game_changed, without a statement of its own: the payload to bind to NOTIFY_CALL in
+    one of the caller's statements (PostgreSQL, first announcement in this transaction), else None."""
+    key = game_key(game_id)
+    session = db.session()
+    session.info["gin_hub"] = hub()
+    pending = session.info.setdefault(_PENDING, {})
+    first = key not in pending
+    pending[key] = version
+    return _payload(key, version) if first and db.engine.dialect.name == "postgresql" else None
 
 
 def _payload(key: str, version: int | None) -> str:
@@ -277,22 +308,27 @@ class Hub:
             self.wake(*_parse(data.decode("ascii", "replace")))
 
     def _fallback_poll(self) -> None:
-        statement = select(Game.id, Game.version).where(Game.id.in_(bindparam("ids", expanding=True)))
+        # What each kind of key watches: games' versions, players' newest stream event.
+        watched = {"game:": (select(Game.id, Game.version).where(Game.id.in_(bindparam("ids", expanding=True))),
+                             str, game_key),
+                   "player:": (select(Player.id, Player.last_event_seq)
+                               .where(Player.id.in_(bindparam("ids", expanding=True))), int, player_key)}
         while not self.closing:
             time.sleep(self.fallback_seconds)
-            with self._lock:
-                known = {key[5:]: {w.version for w in group} for key, group in self._waiters.items()
-                         if key.startswith("game:")}
-            ids = sorted(known)
-            try:
-                for start in range(0, len(ids), 500):
-                    with self.engine.connect().execution_options(**{READ_ONLY: True}) as connection:
-                        rows = connection.execute(statement, {"ids": ids[start:start + 500]}).all()
-                    for game_id, version in rows:
-                        if known[game_id] - {version}:
-                            self.wake(game_key(game_id), version)
-            except Exception as exc:  # noqa: BLE001 - the database may be away for a moment
-                log.warning("wake-up fallback poll failed: %s", exc)
+            for prefix, (statement, parse, key_of) in watched.items():
+                with self._lock:
+                    known = {parse(key[len(prefix):]): {w.version for w in group}
+                             for key, group in self._waiters.items() if key.startswith(prefix)}
+                ids = sorted(known)
+                try:
+                    for start in range(0, len(ids), 500):
+                        with self.engine.connect().execution_options(**{READ_ONLY: True}) as connection:
+                            rows = connection.execute(statement, {"ids": ids[start:start + 500]}).all()
+                        for found, version in rows:
+                            if known[found] - {version}:
+                                self.wake(key_of(found), version)
+                except Exception as exc:  # noqa: BLE001 - the database may be away for a moment
+                    log.warning("wake-up fallback poll failed: %s", exc)
 
     def _wake_all(self) -> None:
         with self._lock:

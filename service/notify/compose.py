@@ -349,8 +349,9 @@ def example(scene: Scene) -> str:
     best = arrangement.get("best_discard")
     if phase in ("upcard_offer", "last_discard_offer"):
         return "`take` or `pass`"
-    if phase == "draw":
-        return "`draw stock`, then on the next line a discard such as `discard 7H`"
+    if phase == "draw":  # the example names a card of the reader's own: no card it may not know
+        own = (arrangement.get("deadwood") or scene.view.get("hand") or ["CARD"])[-1]
+        return f"`draw stock`, then on the next line a discard such as `discard {own}`"
     if phase == "discard" and best:
         return f"`discard {best}`"
     return "one of them"
@@ -373,8 +374,8 @@ def reply_lines(scene: Scene) -> list[str]:
         out.append(f"Replies go to {scene.reply_address}; it plays until the next move is made "
                    "(then reply to the newer mail), and only from your own address.")
     if scene.link:
-        # The link alone on its line: the one line that may pass 78 characters, unbroken.
-        out += ["", "Play in your browser:", scene.link,
+        # The link is never broken: the one kind of line that may pass 78 characters.
+        out += ["", f"Play in your browser: {scene.link}",
                 "(the link opens your seat once; every mail brings a fresh one)"]
     return out
 
@@ -384,11 +385,14 @@ def refusal(text: str, scene: Scene) -> str:
     text = re.sub(r"\bseat ([01])'s turn", lambda m: "your turn" if int(m.group(1)) == scene.seat
                   else f"{scene.who(int(m.group(1)))}'s turn", text)
     text = re.sub(r"\bseat ([01])\b", lambda m: scene.who(int(m.group(1))), text)
-    for phase, words in (("the discard", "while discarding"), ("the draw", "while drawing"),
-                         ("the upcard offer", "during the upcard offer"),
-                         ("the last-discard offer", "during the last discard's offer")):
-        text = text.replace(f"(in {phase})", f"({words})").replace(f"in {phase}", words)
-    return text
+    # "(in the discard)" is the phase; "in the discard pile" stays as it is.
+    return _PHASE_SUFFIX.sub(lambda m: PHASE_WORDS[m.group(1)], text)
+
+
+PHASE_WORDS = {"the discard": "while discarding", "the draw": "while drawing",
+               "the upcard offer": "during the upcard offer",
+               "the last-discard offer": "during the last discard's offer"}
+_PHASE_SUFFIX = re.compile(r"\bin (the discard|the draw|the upcard offer|the last-discard offer)(?=$|[):;,.])")
 
 
 def error_answer(problem: str, applied: list[str]) -> list[str]:

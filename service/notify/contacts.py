@@ -78,7 +78,13 @@ def apply(game, match, seat: int, fields: dict, moment: datetime) -> dict:
     return public(contact, secret)
 
 
-def on_seat_taken(game, match, seat: int, args: dict, moment: datetime) -> dict | None:
-    """At creation or join: the contact fields among `args`, if any were given."""
+def on_seat_taken(game, match, seat: int, args: dict, moment: datetime,
+                  invite_code: str | None = None) -> dict | None:
+    """At creation or join: the contact fields among `args`, if any were given; at creation, an
+    `invite_email` is sent the invitation (with the invite code, which only the creator has)."""
     fields = {name: args[name] for name in ("email", "mail_mode", "webhook_url") if name in args}
-    return apply(game, match, seat, fields, moment) if fields else None
+    answer = apply(game, match, seat, fields, moment) if fields else None
+    if args.get("invite_email") and invite_code:
+        from .invitations import invite
+        invite(game, invite_code, args["invite_email"], args.get("email"), moment)
+    return answer

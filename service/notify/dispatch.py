@@ -84,6 +84,15 @@ def _after_change(game, match, actor: int | None, events: list[dict], moment: da
             write_webhook(game, match, seat, WEBHOOK_TYPES[reason], moment)
 
 
+def anyone_to_tell(game_id_column):
+    """SQL truth value for the move path (service/moves.py): the game has a contact row. Without
+    one, after_change moves the clock and tells no one (no reply is being answered over HTTP), so
+    the move path does the clock itself and skips the hook."""
+    from sqlalchemy import exists
+    from .models import Contact
+    return exists().where(Contact.game_id == game_id_column)
+
+
 def greet(game, match, seat: int, contact, moment: datetime, mail: bool, webhook: bool) -> None:
     """A seat that just gave an email or webhook hears where the game stands (a confirmed
     address; an unconfirmed one is asked to confirm first, see contacts.apply)."""

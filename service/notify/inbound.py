@@ -301,7 +301,8 @@ def play_reply(msg: EmailMessage, message_id: str, game_id: str, seat: int, vers
                 played.append(str(command))
         except (CommandError, IllegalAction, Problem, Stale) as exc:
             detail = getattr(exc, "message", None) or getattr(exc, "detail", None) or str(exc)
-            problem = detail if isinstance(exc, (Stale, CommandError)) else f"{command}: {detail}"
+            named = isinstance(exc, (Stale, CommandError)) or detail.lower().startswith(f"{command}:".lower())
+            problem = detail if named else f"{command}: {detail}"
             answer_failure(game_id, seat, played, problem, message_id, since, moment)
             db.session.commit()  # the commands played before the failure, and the answer
             status = "stale" if isinstance(exc, Stale) else "failed"

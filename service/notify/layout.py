@@ -4,9 +4,11 @@ Every mail's text goes through `wrap_text` (message.build calls it), so no compo
 A line is broken only at a space, so a card (`7H`), a card list, a command (`discard 7H` stays on
 one line: the break goes before the command, never inside it, when the command is in backquotes)
 or an address is never split. Continuation lines are indented: under the second column of a
-two-column line (`  discard CARD    one of 7H 8H ...` continues under `one of`), else two spaces
-deeper than the line began. A single word longer than the width (a link) stands on a line of
-its own; it is the only thing that may be longer than 78 characters.
+two-column line (`  discard CARD    one of 7H 8H ...` continues under `one of`), two spaces deeper
+for an indented line, flush left for a paragraph. A single word longer than the width (a link) stands on a line of
+its own; a link (http:// or https://) is never moved to a line of its own either, so
+`Play in your browser: <link>` stays one line for anything that reads it: those are the only
+lines that may be longer than 78 characters.
 """
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ import re
 
 WIDTH = 78
 _COLUMN = re.compile(r"^(\s*\S+(?: \S+)?\s{2,})\S")  # "  draw stock      draw the top card"
+_LINK = re.compile(r"^https?://")  # a link stays on the line it is written on, however long
 _WORD = re.compile(r"(?:`[^`\n]*`|[^\s`]|`)+")  # a `quoted command` and what touches it: one piece
 
 
@@ -28,14 +31,15 @@ def wrap_line(line: str, width: int = WIDTH) -> list[str]:
         return [line]
     lead = len(line) - len(line.lstrip(" "))
     column = _COLUMN.match(line)
-    hang = len(column.group(1)) if column and len(column.group(1)) < width // 2 else lead + 2
+    # A paragraph continues flush left; an indented item two spaces deeper (it stays one item).
+    hang = len(column.group(1)) if column and len(column.group(1)) < width // 2 else lead + 2 if lead else 0
     out, current, previous_end = [], "", 0
     for word in _WORD.finditer(line):
         gap = line[previous_end:word.start()]  # the spaces as written (columns stay aligned)
         previous_end = word.end()
         if not current.strip():
             current = (current or line[:lead]) + word.group()
-        elif len(current) + len(gap) + len(word.group()) <= width:
+        elif len(current) + len(gap) + len(word.group()) <= width or _LINK.match(word.group()):
             current += gap + word.group()
         else:
             out.append(current)

@@ -65,7 +65,7 @@ class InboundHandler:
         with self.app.app_context():
             # MAIL FROM:<> (a bounce) arrives as "": never answered. Anything else is checked
             # against the seat's address like the From header (senders.py).
-            return receive(raw, recipients, envelope_sender if envelope_sender is not None else None)
+            return receive(raw, recipients, envelope_sender)
 
 
 def controller(app, host: str, port: int) -> Controller:

@@ -13,10 +13,15 @@ from .match import Match
 from .melds import Arrangement, Meld, best_arrangement, deadwood_count, min_deadwood
 from .options import PRESETS, Rules
 from .views import redact_event
+from .mahjong import MahjongMatch
+from .scheme import CardScheme
+from .series import Series, SeriesError
+from .tables import Partnership, Rotation, Table
 
 __all__ = [
     "Action", "AddOn", "LayMeld", "Arrangement", "BigGin", "Card", "Discard", "Draw", "IllegalAction", "InvalidRules",
     "Knock", "KnockResult", "Match", "Meld", "PRESETS", "Pass", "Resign", "Rules", "TakeUpcard",
     "action_from_dict", "best_arrangement", "deadwood_count", "full_deck", "min_deadwood",
     "parse_cards", "redact_event", "settle_knock",
+    "CardScheme", "MahjongMatch", "Partnership", "Rotation", "Series", "SeriesError", "Table",
 ]

@@ -10,12 +10,11 @@ additional points, 2 through 9 = 5 points, 10 through K = 10 points, A = 15 poin
 """
 from __future__ import annotations
 
-from .actions import Action, AddOn, BigGin, Discard, Draw, Knock, LayMeld
+from .actions import Action, AddOn, BigGin, Discard, Draw, LayMeld
 from .cards import Card, parse_cards
 from .errors import IllegalAction
 from .knock import layout_from_melds
 from .match import Match, _cards
-from .melds import Meld
 from .plain import plain_copy
 from .scoring import all_closed, close_game
 
@@ -53,12 +52,12 @@ class MahjongMatch(Match):
         if action.count > 1:
             taken = self.discard_pile[-action.count:]
             if not self._placeable(taken[0], self.hands[seat] + taken, taken):
-                raise IllegalAction("must-meld-deepest-card", f"{taken[0]}, the deepest of the cards taken, "
+                raise IllegalAction("invalid-meld", f"{taken[0]}, the deepest of the cards taken, "
                                     "would have to go on the table this turn, and it cannot")
 
     def _check_last_discard_offer(self, seat: int, action: Action) -> None:
         if isinstance(action, Draw) and action.count > 1:
-            raise IllegalAction("one-card-only", "only the last discard may be taken now")
+            raise IllegalAction("wrong-phase", "only the last discard may be taken now")
         super()._check_last_discard_offer(seat, action)
 
     def _check_discard(self, seat: int, action: Action) -> None:
@@ -76,11 +75,11 @@ class MahjongMatch(Match):
             return
         if isinstance(action, AddOn):
             if not 0 <= action.meld < len(self.table):
-                raise IllegalAction("invalid-layoff", f"there is no meld {action.meld} on the table")
+                raise IllegalAction("invalid-meld", f"there is no meld {action.meld} on the table")
             if action.card not in hand:
                 raise IllegalAction("card-not-in-hand", f"{action.card} is not in your hand (in the discard)")
             if not self._fits(action.card, action.meld):
-                raise IllegalAction("invalid-layoff", f"{action.card} does not extend "
+                raise IllegalAction("invalid-meld", f"{action.card} does not extend "
                                     f"{' '.join(self.table[action.meld]['cards'])}")
             self._keep_a_discard([c for c in hand if c != action.card])
             self._still_placeable(hand, (action.card,))
@@ -90,7 +89,8 @@ class MahjongMatch(Match):
             raise IllegalAction("cannot-discard-taken-card", f"{card} was taken from the discard pile "
                                 "this turn and may not be discarded")
         if isinstance(action, Discard) and self.must_use is not None and self.must_use in hand:
-            raise IllegalAction("must-meld-deepest-card", f"{self.must_use}, the deepest card taken, must "
+            # The existing codes of the API's catalogue: a discard is not allowed yet.
+            raise IllegalAction("wrong-phase", f"{self.must_use}, the deepest card taken, must "
                                 "go on the table (a meld or an add-on) before you discard")
         if isinstance(action, Discard) and card in hand and len(hand) == 1:
             return  # going out: the last card is the discard
@@ -98,7 +98,7 @@ class MahjongMatch(Match):
 
     def _keep_a_discard(self, left: list[Card]) -> None:
         if not [c for c in left if c not in self.taken_cards]:
-            raise IllegalAction("keep-a-discard", "keep a card you may discard, to end the turn")
+            raise IllegalAction("invalid-meld", "keep a card you may discard, to end the turn")
 
     def _still_placeable(self, hand: list[Card], going: tuple) -> None:
         """Putting other cards down must not strand the deepest card taken."""
@@ -107,7 +107,7 @@ class MahjongMatch(Match):
             return
         left = [c for c in hand if c not in going]
         if not self._placeable(deepest, left, self.taken_cards):
-            raise IllegalAction("must-meld-deepest-card", f"that would leave {deepest}, the deepest card "
+            raise IllegalAction("invalid-meld", f"that would leave {deepest}, the deepest card "
                                 "taken, with no meld to go into")
 
     def _placeable(self, card: Card, hand: list[Card], taken: list[Card]) -> bool:
@@ -237,5 +237,3 @@ class MahjongMatch(Match):
         self.taken_cards = parse_cards(data["taken_cards"])
         self.must_use = Card.parse(data["must_use"]) if data["must_use"] else None
 
-
-__all__ = ["MahjongMatch", "Meld"]

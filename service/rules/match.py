@@ -153,7 +153,7 @@ class Match:
         if action.source == "discard" and not self.discard_pile:
             raise IllegalAction("wrong-phase", "the discard pile is empty: draw from the stock")
         if action.count > 1 and not self.rules.mahjong:
-            raise IllegalAction("one-card-only", "only Mahjong gin takes several discards; draw one card")
+            raise IllegalAction("wrong-phase", "only Mahjong gin takes several discards; draw one card")
 
     def _check_last_discard_offer(self, seat: int, action: Action) -> None:
         if isinstance(action, Pass):

@@ -78,9 +78,6 @@ class Rules:
                 del data[name]
         return data
 
-    def value(self, name: str) -> Any:
-        return getattr(self, name)
-
     @property
     def standard_cards(self) -> bool:
         """Ace-low runs and standard points: the fast deadwood search applies."""

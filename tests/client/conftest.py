@@ -63,9 +63,9 @@ def restartable_server(tmp_path):
 
 @pytest.fixture(scope="session")
 def copied_client(tmp_path_factory) -> Path:
-    """gin.py and bot.py copied on their own into an empty folder: they must run from there."""
+    """gin.py, api.py and bot.py copied on their own into an empty folder: they must run from there."""
     folder = tmp_path_factory.mktemp("copied-client")
-    for name in ("gin.py", "bot.py"):
+    for name in ("gin.py", "api.py", "bot.py"):
         shutil.copy(ROOT / "client" / name, folder / name)
     return folder
 

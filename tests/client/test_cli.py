@@ -196,7 +196,7 @@ def test_errors_are_one_line_with_a_code_and_an_exit_status(players):
     api = gin.Api(player.server, player.games()[game_id]["token"])
     with pytest.raises(gin.ServiceError) as stale:
         api.act(game_id, bot.choose_action(view), version=view["version"] - 1)
-    assert stale.value.code == "version-mismatch" and stale.value.exit_status == gin.EXIT_RULES
+    assert stale.value.code == "version-mismatch" and gin.exit_status_of(stale.value) == gin.EXIT_RULES
     assert api.view(game_id)[0]["version"] == view["version"]
 
     games = json.loads(player.config.read_text())

@@ -39,6 +39,7 @@ class Catcher:
 
     def __init__(self):
         self.messages: list[tuple[list[str], email.message.EmailMessage]] = []
+        self.arrived: list[float] = []  # time.perf_counter() when each message was taken
         self.lock = threading.Lock()
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
@@ -52,6 +53,7 @@ class Catcher:
                                            policy=email.policy.default)
         with self.lock:
             self.messages.append((list(envelope.rcpt_tos), message))
+            self.arrived.append(time.perf_counter())
         return "250 OK"
 
     def to(self, address: str) -> list:
@@ -61,6 +63,7 @@ class Catcher:
     def clear(self) -> None:
         with self.lock:
             self.messages.clear()
+            self.arrived.clear()
 
 
 class MailServer:

@@ -44,7 +44,7 @@ def test_turn_mail_shows_the_hand_pile_stock_scores_deadline_and_commands(nclien
     assert "Score: " in body and "(target 100)" in body
     assert "Deadline for your move: 2030-01-04 12:00 UTC (in 3 days 0 h)." in body
     assert f"take            take the upcard {seen['discard_pile'][-1]}" in body and "\n  pass\n" in body
-    assert f"\nPlay in your browser:\nhttp://gin.test/play/{game['id']}#link=" in body  # the link alone
+    assert f"\nPlay in your browser: http://gin.test/play/{game['id']}#link=" in body  # never broken
     # The other seat heard that the game started, with no commands to reply with but resign.
     [other] = mail_server.catcher.to(EMAILS[1 - seat])
     assert other["Subject"] == f"[Gin {game['id'][:8]}] {'Bob v Ann' if seat == 0 else 'Ann v Bob'}"

@@ -51,7 +51,7 @@ def test_several_discards_and_the_deepest_must_be_used():
     events = match.apply(0, Draw("discard", 3))
     assert events[0]["cards"] == ["8H", "3C", "5D"] and match.view(0)["must_use"] == "8H"
     # "8 is the lowest position card and must be used in a hand": no discard before it is.
-    assert code(match, 0, Discard(card("KH"))) == "must-meld-deepest-card"
+    assert code(match, 0, Discard(card("KH"))) == "wrong-phase"
     assert code(match, 0, Discard(card("3C"))) == "cannot-discard-taken-card"
     match.apply(0, LayMeld(tuple(parse_cards("8C 8D 8H"))))
     assert match.view(1)["table"] == [{"cards": ["8C", "8D", "8H"], "owners": [0, 0, 0]}]
@@ -65,7 +65,7 @@ def test_several_discards_only_when_the_deepest_can_be_used():
     match.apply(0, Discard(card("KH")))
     # Seat 1 holds no 8 and no 7H/9H: taking down to the 8H is refused.
     assert Draw("discard", 4) not in match.legal_actions(1)
-    assert code(match, 1, Draw("discard", 4)) == "must-meld-deepest-card"
+    assert code(match, 1, Draw("discard", 4)) == "invalid-meld"
 
 
 def test_only_mahjong_takes_several():
@@ -73,7 +73,7 @@ def test_only_mahjong_takes_several():
     match.deal(build_deck(ND_HAND, D_HAND, "8H"))
     match.apply(0, Pass())
     match.apply(1, Pass())
-    assert code(match, 0, Draw("discard", 2)) in ("one-card-only", "wrong-phase")
+    assert code(match, 0, Draw("discard", 2)) == "wrong-phase"
     assert action_from_dict({"type": "draw", "from": "discard", "count": 2}) == Draw("discard", 2)
     with pytest.raises(IllegalAction):
         action_from_dict({"type": "draw", "from": "stock", "count": 2})

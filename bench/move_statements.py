@@ -1,0 +1,97 @@
+"""Statements per move, by kind, counted with SQLAlchemy's before_cursor_execute while whole
+matches are played in process (PostgreSQL's wake-up NOTIFY counts as the statement it is).
+
+    .venv/bin/python bench/move_statements.py [--root DIR] [--db-url URL] [--matches 2]
+
+--root: the source tree whose service is counted (default: this one; bench_load.py passes a
+worktree of an older commit to compare). Without --db-url, a fresh SQLite file. Prints one line
+per kind (draw, discard, pass, knock, a hand's end, each with a key too) and, last, the same as
+JSON for bench_load.py.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import uuid
+from collections import defaultdict
+from pathlib import Path
+
+
+def kind_of(action: dict, before: dict, after: dict, key: bool) -> str:
+    ended = after["status"] == "finished" or after["hand_number"] != before["hand_number"]
+    return action["type"] + (" (hand end)" if ended else "") + (" with a key" if key else "")
+
+
+def count(url: str, matches: int, engine_options: dict | None = None) -> dict[str, list[int]]:
+    from sqlalchemy import event
+
+    from service import create_app
+    from service.extensions import db
+    from tests.api.helpers import act, choose, mover, new_game
+    from tests.conftest import migrate
+    config = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": url, "RATELIMIT_ENABLED": False,
+              **({"SQLALCHEMY_ENGINE_OPTIONS": engine_options} if engine_options else {})}
+    migrate(config)
+    app = create_app(config)
+    client = app.test_client()
+    statements: list[str] = []
+    with app.app_context():
+        event.listen(db.engine, "before_cursor_execute", lambda *args: statements.append(args[2]))
+    by_kind = defaultdict(list)
+    moves = 0
+    for _ in range(matches):
+        game = new_game(client, rules={"target": 100})
+        while True:
+            seat, mine = mover(client, game)
+            if mine["status"] == "finished":
+                break
+            action, key = choose(mine), moves % 5 == 4  # every fifth move with an Idempotency-Key
+            statements.clear()
+            response = act(client, game, seat, action, **({"Idempotency-Key": f"k{moves}"} if key else {}))
+            assert response.status_code == 200, response.get_json()
+            by_kind[kind_of(action, mine, response.get_json(), key)].append(len(statements))
+            moves += 1
+    with app.app_context():
+        db.engine.dispose()
+    return dict(by_kind)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--root", default=str(Path(__file__).resolve().parent.parent))
+    parser.add_argument("--db-url", default="")
+    parser.add_argument("--matches", type=int, default=2)
+    options = parser.parse_args()
+    sys.path.insert(0, options.root)
+    os.chdir(options.root)
+    os.environ["RATELIMIT_ENABLED"] = "false"
+    with tempfile.TemporaryDirectory() as directory:
+        url, engine_options, drop = options.db_url or f"sqlite:///{directory}/count.sqlite3", None, None
+        if url.startswith("postgresql"):
+            import sqlalchemy as sa
+            schema = f"count_{uuid.uuid4().hex[:10]}"
+            admin = sa.create_engine(url)
+            with admin.begin() as connection:
+                connection.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
+            engine_options = {"connect_args": {"options": f"-csearch_path={schema}"}}
+
+            def drop():
+                with admin.begin() as connection:
+                    connection.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))
+                admin.dispose()
+        try:
+            counts = count(url, options.matches, engine_options)
+        finally:
+            if drop:
+                drop()
+    summary = {kind: [min(values), max(values), len(values)] for kind, values in sorted(counts.items())}
+    for kind, (low, high, moves) in summary.items():
+        print(f"  {kind:28} {low if low == high else f'{low}-{high}':>5} statements  ({moves} moves)")
+    print(json.dumps(summary))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,133 @@
+"""Players: creating one, finding the player a token opens, rotating and revoking the token,
+binding seats to players, and the player's games."""
+from __future__ import annotations
+
+import json
+
+from sqlalchemy import bindparam, case, select
+
+from .. import wakeup
+from ..errors import Problem
+from ..extensions import db
+from ..models import Game, Seat, utcnow
+from ..notify.models import GameClock
+from ..tokens import hash_secret, new_token
+from ..web import bearer_token
+from .models import Player, PlayerSeat
+
+
+def name_key(name: str) -> str:
+    """Names are unique ignoring case (Unicode case folding: 'STRASSE' and 'straße' are one name)."""
+    return name.casefold()
+
+
+def create(name: str, email: str | None, bot: bool) -> tuple[Player, str]:
+    key = name_key(name)
+    if db.session.execute(select(Player.id).where(Player.name_key == key)).first() is not None:
+        raise Problem("name-taken", f"the name {name!r} is taken (names are compared ignoring case)")
+    token, moment = new_token(), utcnow()
+    player = Player(name=name, name_key=key, email=email, bot=bot, token_hash=hash_secret(token),
+                    token_created_at=moment, last_event_seq=0, created_at=moment)
+    db.session.add(player)
+    db.session.flush()  # the unique index still guards a race between two requests for one name
+    return player, token
+
+
+def invalid_player_token() -> Problem:
+    return Problem("invalid-token", "missing, revoked or invalid player token")
+
+
+_BY_TOKEN = select(Player).where(Player.token_hash == bindparam("token_hash"))
+
+
+def current(lock: bool = False) -> Player:
+    """The player the request's bearer token opens (401 invalid-token otherwise)."""
+    statement = _BY_TOKEN.with_for_update() if lock else _BY_TOKEN
+    player = db.session.execute(statement, {"token_hash": hash_secret(bearer_token())}).scalar()
+    if player is None:
+        raise invalid_player_token()
+    return player
+
+
+def by_name(name: str) -> Player | None:
+    return db.session.execute(select(Player).where(Player.name_key == name_key(name))).scalar()
+
+
+def rotate(player: Player) -> str:
+    token = new_token()
+    player.token_hash, player.token_created_at = hash_secret(token), utcnow()
+    wakeup.player_changed(player.id, None)  # its open streams look, find the token gone, and end
+    return token
+
+
+def revoke(player: Player) -> None:
+    player.token_hash, player.token_created_at = None, None
+    wakeup.player_changed(player.id, None)
+
+
+def describe(player: Player) -> dict:
+    return {"id": player.id, "name": player.name, "email": player.email, "bot": player.bot,
+            "created_at": player.created_at.isoformat(),
+            "token_created_at": player.token_created_at.isoformat() if player.token_created_at else None}
+
+
+# -- seats ---------------------------------------------------------------------------------
+
+def bind(game_id: str, seat: int, player: Player) -> None:
+    """The seat is the player's from now on (in the caller's transaction, under the game's lock)."""
+    taken = db.session.execute(select(PlayerSeat.seat).where(PlayerSeat.game_id == game_id,
+                                                             PlayerSeat.player_id == player.id)).first()
+    if taken is not None:
+        raise Problem("already-seated", "this player already holds a seat of this game: the other seat "
+                                        "is for someone else")
+    db.session.add(PlayerSeat(game_id=game_id, seat=seat, player_id=player.id))
+    db.session.flush()
+
+
+def player_of(game_id: str, seat: int) -> Player | None:
+    return db.session.execute(select(Player).join(PlayerSeat, PlayerSeat.player_id == Player.id)
+                              .where(PlayerSeat.game_id == game_id, PlayerSeat.seat == seat)).scalar()
+
+
+# -- my games ------------------------------------------------------------------------------
+
+_mine, _opponent = PlayerSeat.__table__.alias("mine"), Seat.__table__.alias("opponent")
+_my_seat, _games, _clocks = Seat.__table__.alias("my_seat"), Game.__table__, GameClock.__table__
+_opponent_player = PlayerSeat.__table__.alias("opponent_binding")
+_players = Player.__table__
+_ORDER = case(((_games.c.status == "active") & (_games.c.to_move == _mine.c.seat), 0),
+              (_games.c.status == "active", 1), (_games.c.status == "waiting_for_opponent", 2), else_=3)
+_MY_GAMES = (
+    select(_games.c.id, _games.c.status, _games.c.to_move, _games.c.version, _mine.c.seat,
+           _opponent.c.name.label("opponent_name"), _players.c.name.label("opponent_player"),
+           _players.c.bot.label("opponent_bot"), _my_seat.c.view_body, _clocks.c.deadline_at, _ORDER.label("rank"))
+    .select_from(_mine.join(_games, _games.c.id == _mine.c.game_id)
+                 .join(_my_seat, (_my_seat.c.game_id == _games.c.id) & (_my_seat.c.seat == _mine.c.seat))
+                 .outerjoin(_opponent, (_opponent.c.game_id == _games.c.id) & (_opponent.c.seat == 1 - _mine.c.seat))
+                 .outerjoin(_opponent_player, (_opponent_player.c.game_id == _games.c.id)
+                            & (_opponent_player.c.seat == 1 - _mine.c.seat))
+                 .outerjoin(_players, _players.c.id == _opponent_player.c.player_id)
+                 .outerjoin(_clocks, _clocks.c.game_id == _games.c.id))
+    .where(_mine.c.player_id == bindparam("player"))
+    # Your turn first, then the other active games, those waiting for an opponent, finished ones;
+    # each by deadline (none last), then the most recently changed.
+    .order_by(_ORDER, _clocks.c.deadline_at.is_(None), _clocks.c.deadline_at, _games.c.updated_at.desc(),
+              _games.c.id)
+    .limit(bindparam("limit")).offset(bindparam("offset")))
+
+
+def my_games(player: Player, limit: int, offset: int, links_of) -> dict:
+    rows = db.session.execute(_MY_GAMES, {"player": player.id, "limit": limit + 1, "offset": offset}).all()
+    games = []
+    for row in rows[:limit]:
+        view = json.loads(row.view_body) if row.view_body else {}
+        totals = ((view.get("scores") or {}).get("games") or [{}])[-1].get("totals") or [0, 0]
+        games.append({
+            "game_id": row.id, "seat": row.seat, "status": row.status, "version": row.version,
+            "your_turn": row.rank == 0, "phase": view.get("phase"),
+            "opponent": {"name": row.opponent_name, "player": row.opponent_player,
+                         "bot": row.opponent_bot if row.opponent_player is not None else None},
+            "score": {"you": totals[row.seat], "opponent": totals[1 - row.seat]},
+            "deadline": row.deadline_at.isoformat() if row.deadline_at else None,
+            "links": links_of(row.id)})
+    return {"games": games, "next_offset": offset + limit if len(rows) > limit else None}

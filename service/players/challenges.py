@@ -1,0 +1,187 @@
+"""Challenges and rematches: offering a game, accepting it (the game is made with both seats bound
+and the first hand dealt), declining with a reason, cancelling; challenges expire.
+
+A challenge past its expires_at is expired whatever its stored status says (`pending` rows are
+never swept): reads compare with the clock, so nothing has to run for a challenge to expire."""
+from __future__ import annotations
+
+from datetime import timedelta
+
+from sqlalchemy import or_, select
+
+from .. import deadlines, store
+from ..errors import Problem
+from ..extensions import db
+from ..models import Game, utcnow
+from ..rules import Rules
+from ..tokens import new_game_id
+from . import accounts, feed
+from .models import Challenge, Player
+
+PENDING, ACCEPTED, DECLINED, CANCELLED, EXPIRED = "pending", "accepted", "declined", "cancelled", "expired"
+DECLINE_REASONS = ("busy", "rules", "move-time", "opponent", "other")
+OPPONENT_KINDS = ("any", "bot", "human")
+REMATCH_HOURS = 72  # how long a rematch offer stands
+
+
+def status_of(challenge: Challenge, now) -> str:
+    return EXPIRED if challenge.status == PENDING and _aware(challenge.expires_at) <= now else challenge.status
+
+
+def _aware(moment):
+    # SQLite hands back naive datetimes for timezone-aware columns: they were stored as UTC.
+    from datetime import timezone
+    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+
+
+def describe(challenge: Challenge, now) -> dict:
+    names = dict(db.session.execute(select(Player.id, Player.name).where(
+        Player.id.in_([i for i in (challenge.challenger_id, challenge.target_id) if i is not None]))).all())
+    return {"challenge_id": challenge.id, "from": names[challenge.challenger_id],
+            "to": names.get(challenge.target_id), "rules": challenge.rules,
+            "move_time_hours": challenge.move_time_hours, "opponent": challenge.opponent,
+            "status": status_of(challenge, now), "reason": challenge.reason, "game_id": challenge.game_id,
+            "rematch_of": challenge.rematch_of, "created_at": _aware(challenge.created_at).isoformat(),
+            "expires_at": _aware(challenge.expires_at).isoformat()}
+
+
+def _fits(player: Player, kind: str) -> bool:
+    return kind == "any" or (kind == "bot") == player.bot
+
+
+def offer(challenger: Player, to: str | None, rules: Rules, move_time_hours: int | None, opponent: str,
+          expires_in_hours: int, now) -> Challenge:
+    target = None
+    if to is not None:
+        target = accounts.by_name(to)
+        if target is None:
+            raise Problem("unknown-player", f"no player is called {to!r}")
+        if target.id == challenger.id:
+            raise Problem("challenge-to-self", "you cannot challenge yourself")
+        if not _fits(target, opponent):
+            raise Problem("opponent-kind-mismatch", f"{target.name} is not a {opponent}: this challenge is "
+                                                    f"for {opponent}s only")
+    challenge = Challenge(id=new_game_id(), challenger_id=challenger.id, target_id=target.id if target else None,
+                          rules=rules.to_dict(), move_time_hours=move_time_hours, opponent=opponent,
+                          challenger_seat=0, status=PENDING, created_at=now,
+                          expires_at=now + timedelta(hours=expires_in_hours))
+    db.session.add(challenge)
+    db.session.flush()
+    if target is not None:
+        feed.add(target.id, "challenge_received", challenge=describe(challenge, now))
+    return challenge
+
+
+def _locked(challenge_id: str) -> Challenge | None:
+    if not store.could_be_game_id(challenge_id):
+        return None
+    return db.session.execute(select(Challenge).where(Challenge.id == challenge_id).with_for_update()).scalar()
+
+
+def _visible(challenge: Challenge | None, player: Player) -> Challenge:
+    """A challenge the player may see: theirs, to them, or open. Anything else is not found."""
+    if challenge is None or (challenge.target_id not in (None, player.id) and challenge.challenger_id != player.id):
+        raise Problem("challenge-not-found", "no such challenge for this player")
+    return challenge
+
+
+def _still_pending(challenge: Challenge, now) -> None:
+    status = status_of(challenge, now)
+    if status == EXPIRED:
+        raise Problem("challenge-expired", f"the challenge expired at {_aware(challenge.expires_at).isoformat()}")
+    if status != PENDING:
+        raise Problem("challenge-closed", f"the challenge was {status} already")
+
+
+def accept(challenge_id: str, player: Player, now) -> tuple[Challenge, Game, int]:
+    """Make the game: the challenger's seat and the accepter's, bound; the first hand dealt.
+    Returns the challenge, the game and the accepter's seat."""
+    challenge = _visible(_locked(challenge_id), player)
+    _still_pending(challenge, now)
+    if challenge.challenger_id == player.id:
+        raise Problem("challenge-to-self", "you cannot accept your own challenge")
+    if not _fits(player, challenge.opponent):
+        raise Problem("opponent-kind-mismatch", f"this challenge is for {challenge.opponent}s only")
+    challenger = db.session.get(Player, challenge.challenger_id)
+    feed.lock_players([challenger.id, player.id])  # in id order, before any event is added
+    seat_of = {challenge.challenger_seat: challenger, 1 - challenge.challenger_seat: player}
+    game, _, invite = store.create_game(Rules.from_dict(challenge.rules), seat_of[0].name, challenge.move_time_hours)
+    for seat, who in seat_of.items():
+        accounts.bind(game.id, seat, who)
+    challenge.status, challenge.game_id = ACCEPTED, game.id
+    feed.add(challenger.id, "challenge_accepted", challenge_id=challenge.id, game_id=game.id, by=player.name)
+    # The join deals, and the store's change hook tells both players the game started, and whose turn it is.
+    game, match, _ = store.join_game(game.id, invite, seat_of[1].name, first_dealer=challenge.first_dealer)
+    store.publish_views(game, match)
+    return challenge, game, 1 - challenge.challenger_seat
+
+
+def decline(challenge_id: str, player: Player, reason: str, now) -> Challenge:
+    challenge = _visible(_locked(challenge_id), player)
+    if challenge.target_id != player.id:  # an open challenge is simply not taken; one's own is cancelled
+        raise Problem("challenge-not-found", "only the player a challenge names may decline it")
+    _still_pending(challenge, now)
+    challenge.status, challenge.reason = DECLINED, reason
+    feed.add(challenge.challenger_id, "challenge_declined", challenge_id=challenge.id, by=player.name,
+             reason=reason, rematch_of=challenge.rematch_of)
+    return challenge
+
+
+def cancel(challenge_id: str, player: Player, now) -> Challenge:
+    challenge = _visible(_locked(challenge_id), player)
+    if challenge.challenger_id != player.id:
+        raise Problem("challenge-not-found", "only the player who made a challenge may cancel it")
+    _still_pending(challenge, now)
+    challenge.status = CANCELLED
+    if challenge.target_id is not None:
+        feed.add(challenge.target_id, "challenge_cancelled", challenge_id=challenge.id)
+    return challenge
+
+
+def listing(player: Player, now) -> dict:
+    """Pending challenges: to this player, open ones (that this player may take), and this player's own."""
+    rows = db.session.execute(select(Challenge).where(
+        Challenge.status == PENDING, Challenge.expires_at > now,
+        or_(Challenge.target_id == player.id, Challenge.target_id.is_(None), Challenge.challenger_id == player.id))
+        .order_by(Challenge.created_at, Challenge.id).limit(500)).scalars().all()
+    out = {"to_me": [], "open": [], "mine": []}
+    for challenge in rows:
+        if challenge.challenger_id == player.id:
+            out["mine"].append(describe(challenge, now))
+        elif challenge.target_id == player.id:
+            out["to_me"].append(describe(challenge, now))
+        elif _fits(player, challenge.opponent):
+            out["open"].append(describe(challenge, now))
+    return out
+
+
+# -- rematch ---------------------------------------------------------------------------------
+
+def offer_rematch(game: Game, seat: int, now) -> Challenge:
+    """A challenge from this seat's player to the other's: the same rules and move time, the same
+    seats, the first deal to the other side. Once per finished game."""
+    players = feed.bound_seats(game.id)
+    if game.status != store.FINISHED or set(players) != {0, 1}:
+        raise Problem("rematch-unavailable", "a rematch is offered when the match is over, between two players "
+                                             "(both seats held by player accounts)")
+    if db.session.execute(select(Challenge.id).where(Challenge.rematch_of == game.id)).first() is not None:
+        raise Problem("rematch-unavailable", "a rematch of this game was offered already")
+    clock = deadlines.clock_of(game.id)
+    challenge = Challenge(id=new_game_id(), challenger_id=players[seat], target_id=players[1 - seat],
+                          rules=game.rules, move_time_hours=clock.move_time_hours if clock else None, opponent="any",
+                          challenger_seat=seat, first_dealer=1 - (game.first_dealer or 0), status=PENDING,
+                          rematch_of=game.id, created_at=now, expires_at=now + timedelta(hours=REMATCH_HOURS))
+    db.session.add(challenge)
+    db.session.flush()
+    feed.add(players[1 - seat], "rematch_offered", game_id=game.id, challenge=describe(challenge, now))
+    return challenge
+
+
+def rematch_links(game_id: str) -> dict:
+    """The game this one is a rematch of, and the rematch offered after it (with its game, once made)."""
+    before = db.session.execute(select(Challenge.rematch_of).where(Challenge.game_id == game_id,
+                                                                   Challenge.rematch_of.is_not(None))).scalar()
+    after = db.session.execute(select(Challenge).where(Challenge.rematch_of == game_id)).scalar()
+    return {"rematch_of": before, "rematch": describe(after, deadlines.now()) if after else None}
+
+

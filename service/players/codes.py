@@ -1,0 +1,15 @@
+"""Problem codes of players, challenges, rematches and watch links: (HTTP status, when it happens).
+Imported by service/errors.py into the catalogue; imports nothing."""
+
+PLAYER_CODES = {
+    "name-taken": (409, "another player has this name (names are compared ignoring case)"),
+    "unknown-player": (422, "no player has the name given in `to`"),
+    "challenge-to-self": (422, "a challenge (or its acceptance) needs two different players"),
+    "challenge-not-found": (404, "no such challenge, or not one this player may see"),
+    "challenge-closed": (409, "the challenge was already accepted, declined or cancelled"),
+    "challenge-expired": (410, "the challenge expired before it was accepted"),
+    "opponent-kind-mismatch": (409, "the challenge is for bots only or humans only, and this player is not one"),
+    "already-seated": (409, "this player already holds a seat of this game"),
+    "rematch-unavailable": (409, "a rematch needs a finished match with both seats held by players, offered once"),
+    "invalid-watch-key": (401, "the watch key is missing, revoked, or not one of this game's"),
+}

@@ -1,0 +1,86 @@
+"""Each player's stream of events (GET /me/stream), and what a change to a game adds to it.
+
+Events are rows numbered 1, 2, ... per player: the number comes from players.last_event_seq,
+bumped by an UPDATE that holds the player's row lock to the end of the transaction, so two games
+moving at once never take the same number, and an event exists exactly when its change committed.
+The stream's `id` is that number: a client resuming with Last-Event-ID gets every later event once.
+"""
+from __future__ import annotations
+
+from sqlalchemy import bindparam, select, update
+
+from .. import store, wakeup
+from ..extensions import db
+from ..models import Seat, utcnow
+from ..rules import redact_event
+from .models import Player, PlayerEvent, PlayerSeat
+
+_players, _events, _bound = Player.__table__, PlayerEvent.__table__, PlayerSeat.__table__
+
+_NEXT_SEQ = (update(_players).where(_players.c.id == bindparam("player"))
+             .values(last_event_seq=_players.c.last_event_seq + 1).returning(_players.c.last_event_seq))
+_LOCK_PLAYERS = select(_players.c.id).where(_players.c.id.in_(bindparam("ids", expanding=True))) \
+    .order_by(_players.c.id).with_for_update()
+
+
+def lock_players(player_ids) -> None:
+    """Take the players' row locks in id order, before adding events to several players' streams:
+    two transactions then never wait for each other in a circle (PostgreSQL; SQLite has one writer)."""
+    if player_ids:
+        db.session.execute(_LOCK_PLAYERS, {"ids": sorted(set(player_ids))})
+
+
+def add(player_id: int, kind: str, **payload) -> int:
+    """Append an event to the player's stream in the caller's transaction; its readers wake when
+    that commits. Returns its seq."""
+    connection = db.session.connection()
+    seq = connection.execute(_NEXT_SEQ, {"player": player_id}).scalar_one()
+    connection.execute(_events.insert(), {"player_id": player_id, "seq": seq, "type": kind,
+                                          "payload": payload, "created_at": utcnow()})
+    wakeup.player_changed(player_id, seq)
+    return seq
+
+
+_EVENTS_AFTER = (select(_events.c.seq, _events.c.type, _events.c.payload, _events.c.created_at)
+                 .where(_events.c.player_id == bindparam("player"), _events.c.seq > bindparam("after"))
+                 .order_by(_events.c.seq).limit(bindparam("limit")))
+
+
+def events_after(connection, player_id: int, after: int, limit: int = 100) -> list[dict]:
+    return [{"seq": row.seq, "type": row.type, "created_at": row.created_at.isoformat(), **row.payload}
+            for row in connection.execute(_EVENTS_AFTER, {"player": player_id, "after": after, "limit": limit})]
+
+
+# -- what a change to a game adds -----------------------------------------------------------
+
+_BOUND = select(_bound.c.seat, _bound.c.player_id).where(_bound.c.game_id == bindparam("game"))
+_NAMES = select(Seat.seat, Seat.name).where(Seat.game_id == bindparam("game"))
+
+
+def bound_seats(game_id: str) -> dict[int, int]:
+    """{seat: player id} for the seats of the game that players hold."""
+    return dict(db.session.connection().execute(_BOUND, {"game": game_id}).all())
+
+
+def after_change(game, match, actor: int | None, events: list[dict]) -> None:
+    """store.on_change hook, in the change's transaction: each bound seat's player hears that the
+    game started, that the opponent moved, that it is their turn (with the seat's view, so a bot
+    needs no second request) and that the match is over."""
+    bound = bound_seats(game.id)
+    if not bound:
+        return
+    lock_players(bound.values())
+    names = dict(db.session.connection().execute(_NAMES, {"game": game.id}).all())
+    turn = match.to_move if not match.is_over else None
+    for seat, player in sorted(bound.items()):
+        base = {"game_id": game.id, "seat": seat, "version": game.version}
+        if actor is None:
+            add(player, "game_started", **base, opponent=names.get(1 - seat), rules=game.rules)
+        elif actor != seat:
+            add(player, "opponent_moved", **base,
+                events=[{"seq": e["seq"], **redact_event({k: v for k, v in e.items() if k != "seq"}, seat)}
+                        for e in events])
+        if match.is_over:
+            add(player, "game_over", **base, result=match.view(seat).get("result"))
+        elif seat == turn:  # after one's own draw too: a bot's one loop over its stream plays the whole turn
+            add(player, "your_turn", **base, view=store.views_for(game, match, seats=(seat,))[seat])

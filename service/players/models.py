@@ -1,0 +1,96 @@
+"""Tables of players, their seats, their event feed, challenges and watch links; service/models.py
+imports this module so that migrations see them."""
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Index, Integer, String, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column
+
+from ..extensions import db
+
+
+class Player(db.Model):
+    """An account: a name others can challenge, and a player token (only its SHA-256 kept) that
+    opens every seat bound to it. A null token_hash: revoked, nothing opens the account."""
+
+    __tablename__ = "players"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(40), nullable=False)
+    name_key: Mapped[str] = mapped_column(String(160), nullable=False, unique=True)  # casefolded name
+    email: Mapped[str | None] = mapped_column(String(254))
+    bot: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False)
+    token_hash: Mapped[str | None] = mapped_column(String(64), unique=True)
+    token_created_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # The seq of this player's newest feed event: bumped under the row's lock, so seqs never repeat.
+    last_event_seq: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+
+
+class PlayerSeat(db.Model):
+    """A seat held by a player: the player token opens it (as the seat's own tokens still do)."""
+
+    __tablename__ = "player_seats"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), nullable=False)
+
+    # One seat per player per game: the token lookup's subquery then finds at most one seat.
+    __table_args__ = (UniqueConstraint("game_id", "player_id"), Index("ix_player_seats_player_id", "player_id"))
+
+
+class PlayerEvent(db.Model):
+    """One event of a player's stream (GET /me/stream), numbered 1, 2, ... per player."""
+
+    __tablename__ = "player_events"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), nullable=False)
+    seq: Mapped[int] = mapped_column(Integer, nullable=False)
+    type: Mapped[str] = mapped_column(String(32), nullable=False)
+    payload: Mapped[dict] = mapped_column(JSON, nullable=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+
+    __table_args__ = (UniqueConstraint("player_id", "seq"),)
+
+
+class Challenge(db.Model):
+    """An offer to play: to a named player, or open to anyone (optionally bots or humans only).
+    A rematch is a challenge that names the finished game it follows."""
+
+    __tablename__ = "challenges"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)  # random, URL-safe
+    challenger_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), nullable=False)
+    target_id: Mapped[int | None] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))  # null: open
+    rules: Mapped[dict] = mapped_column(JSON, nullable=False)
+    move_time_hours: Mapped[int | None] = mapped_column(Integer)
+    opponent: Mapped[str] = mapped_column(String(8), nullable=False)  # any | bot | human
+    challenger_seat: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
+    first_dealer: Mapped[int | None] = mapped_column(Integer)  # null: drawn at random
+    status: Mapped[str] = mapped_column(String(12), nullable=False)  # pending|accepted|declined|cancelled
+    reason: Mapped[str | None] = mapped_column(String(16))  # the decline's reason code
+    game_id: Mapped[str | None] = mapped_column(ForeignKey("games.id", ondelete="SET NULL"))  # made on accept
+    rematch_of: Mapped[str | None] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+
+    __table_args__ = (Index("ix_challenges_target_id_status", "target_id", "status"),
+                      Index("ix_challenges_status_expires_at", "status", "expires_at"),
+                      Index("ix_challenges_game_id", "game_id"))
+
+
+class WatchLink(db.Model):
+    """A read-only key to a game's public side; only its SHA-256 is kept, deleting the row revokes it."""
+
+    __tablename__ = "watch_links"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), nullable=False)
+    key_hash: Mapped[str] = mapped_column(String(64), nullable=False, unique=True)
+    created_by_seat: Mapped[int] = mapped_column(Integer, nullable=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+
+    __table_args__ = (Index("ix_watch_links_game_id", "game_id"),)

@@ -1,0 +1,187 @@
+"""Routes of players: an account and its token, my games, my stream."""
+from __future__ import annotations
+
+import json
+
+from flask import Response, request, stream_with_context, url_for
+from flask_smorest import Blueprint
+
+from .. import store, waiting
+from ..extensions import db
+from ..rules import Rules
+from ..schemas import VIEW_EXAMPLE
+from ..tokens import hash_secret
+from ..web import BEARER, bearer_token, etag_headers, problems
+from . import accounts, stream
+from .schemas import (JoinAsPlayerSchema, MyGamesSchema, NewGameSchema, NewPlayerSchema, PageQuerySchema,
+                      AccountSchema, PlayerTokenSchema, SeatedSchema)
+
+players = Blueprint("players", __name__, description="Players: an account, its games and its stream of events")
+PLAYER_EXAMPLE = {"id": 7, "name": "Ann", "email": None, "bot": False, "created_at": "2030-01-01T12:00:00+00:00",
+                  "token_created_at": "2030-01-01T12:00:00+00:00"}
+TOKEN_EXAMPLE = {"token": "pl4y3r...", "player": PLAYER_EXAMPLE}
+LINKS_EXAMPLE = {"game": "/games/MKsaxqYqE1pJxqt2oSEDug", "actions": "/games/MKsaxqYqE1pJxqt2oSEDug/actions",
+                 "events": "/games/MKsaxqYqE1pJxqt2oSEDug/events", "stream": "/games/MKsaxqYqE1pJxqt2oSEDug/stream"}
+
+
+def require_json_body():
+    """A body, when sent, is one JSON document (the games routes' checks: 413, 415, 400). Routes that
+    take no fields (accept, cancel, rotate) may be posted with no body at all."""
+    if request.method in ("POST", "PATCH") and (request.content_length or request.headers.get("Transfer-Encoding")
+                                                or request.mimetype):
+        from ..routes import require_json_body as check
+        return check()
+
+
+players.before_request(require_json_body)
+
+
+def game_links(game_id: str) -> dict:
+    return {name: url_for(f"games.{endpoint}", game_id=game_id) for name, endpoint in
+            (("game", "get_game"), ("actions", "post_action"), ("events", "get_events"), ("stream", "stream_game"))}
+
+
+@players.route("/players", methods=["POST"])
+@players.doc(operationId="createPlayer")
+@players.arguments(NewPlayerSchema, example={"name": "Ann", "bot": False})
+@players.response(201, PlayerTokenSchema, example=TOKEN_EXAMPLE)
+@problems(players, "malformed-json", "payload-too-large", "unsupported-media-type", "validation-error",
+          "name-taken")
+def create_player(args):
+    """Make a player account. Its token is shown once: it opens /me, /challenges and every seat the
+    player holds. Names are unique ignoring case."""
+    with store.transaction():
+        player, token = accounts.create(args["name"], args.get("email"), args["bot"])
+    return {"token": token, "player": accounts.describe(player)}, 201
+
+
+@players.route("/me", methods=["GET"])
+@players.doc(operationId="getMe", security=BEARER)
+@players.response(200, AccountSchema, example=PLAYER_EXAMPLE)
+@problems(players, "invalid-token")
+def get_me():
+    """The player the token opens."""
+    return accounts.describe(accounts.current())
+
+
+@players.route("/me/token", methods=["POST"])
+@players.doc(operationId="rotatePlayerToken", security=BEARER)
+@players.response(200, PlayerTokenSchema, example=TOKEN_EXAMPLE)
+@problems(players, "invalid-token", "malformed-json", "unsupported-media-type")
+def rotate_token():
+    """A new player token; the one sent stops working at once (open streams with it end)."""
+    with store.transaction():
+        player = accounts.current(lock=True)
+        token = accounts.rotate(player)
+    return {"token": token, "player": accounts.describe(player)}
+
+
+@players.route("/me/token", methods=["DELETE"])
+@players.doc(operationId="revokePlayerToken", security=BEARER)
+@players.response(204, description="Revoked: no token opens the account any more; seat tokens still open "
+                                   "their seats")
+@problems(players, "invalid-token")
+def revoke_token():
+    """Revoke the player token (a leaked one): nothing opens the account afterwards."""
+    with store.transaction():
+        accounts.revoke(accounts.current(lock=True))
+    return Response(status=204)
+
+
+@players.route("/me/games", methods=["GET"])
+@players.doc(operationId="listMyGames", security=BEARER)
+@players.arguments(PageQuerySchema, location="query")
+@players.response(200, MyGamesSchema, example={"games": [{
+    "game_id": "MKsaxqYqE1pJxqt2oSEDug", "seat": 0, "status": "active", "version": 12, "your_turn": True,
+    "phase": "draw", "opponent": {"name": "Bob", "player": "Bob", "bot": False}, "score": {"you": 25, "opponent": 0},
+    "deadline": "2030-01-04T12:00:00+00:00", "links": LINKS_EXAMPLE}],
+    "next_offset": None})
+@problems(players, "invalid-token", "validation-error")
+def my_games(query):
+    """Your games: those where it is your turn first, then by deadline, then waiting and finished ones; paged."""
+    player = accounts.current()
+    return accounts.my_games(player, query["limit"], query["offset"], game_links)
+
+
+@players.route("/me/games", methods=["POST"])
+@players.doc(operationId="createMyGame", security=BEARER)
+@players.arguments(NewGameSchema, example={"rules": {"preset": "standard", "target": 100}, "move_time_hours": 72})
+@players.response(201, SeatedSchema)
+@problems(players, "invalid-token", "malformed-json", "payload-too-large", "unsupported-media-type",
+          "validation-error", "invalid-option")
+def create_my_game(args):
+    """Create a game with your player in seat 0, under your name; invite anyone with the invite code."""
+    rules = Rules.from_dict(args["rules"])
+    with store.transaction():
+        player = accounts.current()
+        game, token, invite = store.create_game(rules, player.name, args["move_time_hours"])
+        accounts.bind(game.id, 0, player)
+        view = json.loads(store.publish_views(game, None)[0])
+    body = {"game_id": game.id, "seat": 0, "token": token, "invite_code": invite, "links": game_links(game.id),
+            "game": view}
+    return body, 201, etag_headers(game.version)
+
+
+@players.route("/me/games/<game_id>/join", methods=["POST"])
+@players.doc(operationId="joinAsPlayer", security=BEARER)
+@players.arguments(JoinAsPlayerSchema, example={"invite_code": "q3Jw..."})
+@players.response(201, SeatedSchema, example={"game_id": "MKsaxqYqE1pJxqt2oSEDug", "seat": 1, "token": "b0b...",
+                                              "links": LINKS_EXAMPLE, "game": VIEW_EXAMPLE})
+@problems(players, "invalid-token", "malformed-json", "payload-too-large", "unsupported-media-type",
+          "validation-error", "invalid-invite", "game-full", "already-seated")
+def join_as_player(args, game_id):
+    """Take seat 1 of a game with its invite code, as your player; the first hand is dealt."""
+    with store.transaction():
+        player = accounts.current()
+        if store.could_be_game_id(game_id) and store.lock_game(game_id) is not None:
+            accounts.bind(game_id, 1, player)  # before the deal, so the deal's events reach this player too
+        game, match, token = store.join_game(game_id, args["invite_code"], player.name)
+        view = json.loads(store.publish_views(game, match)[1])
+    body = {"game_id": game.id, "seat": 1, "token": token, "links": game_links(game.id), "game": view}
+    return body, 201, etag_headers(game.version)
+
+
+SSE_PLAYER_EVENT = {
+    "type": "object",
+    "properties": {
+        "id": {"type": "string", "pattern": "^[0-9]+$", "description": "The event's seq in your stream"},
+        "event": {"type": "string", "enum": ["challenge_received", "challenge_accepted", "challenge_declined",
+                                             "challenge_cancelled", "game_started", "your_turn", "opponent_moved",
+                                             "game_over", "rematch_offered"]},
+        "data": {"type": "string", "contentMediaType": "application/json",
+                 "description": "The event as JSON: seq, type, created_at, and by type: game_id, seat, version; "
+                                "your_turn: view (as GET /games/{game_id} answers it); opponent_moved: events "
+                                "(as GET /games/{game_id}/events shows them to you); game_over: result; "
+                                "challenge_*: challenge or challenge_id; rematch_offered: game_id, challenge"},
+    },
+    "required": ["id", "event", "data"],
+}
+LAST_EVENT_ID = {"in": "header", "name": "Last-Event-ID", "required": False,
+                 "schema": {"type": "string", "pattern": "^[0-9]{0,12}$"},
+                 "description": "The id of the last event received: the stream starts after it (0: from the "
+                                "first). Absent or empty: only events from now on"}
+
+
+@players.route("/me/stream", methods=["GET"])
+@players.doc(operationId="streamMe", security=BEARER, parameters=[LAST_EVENT_ID], responses={"200": {
+    "description": "`text/event-stream`: each event is `id: <seq>`, `event: <type>`, `data: <JSON>`, in order, "
+                   "each once. Connect first, then read GET /me/games for what is already pending. A comment "
+                   "line (`: keep-alive`) every 15 s while nothing happens. The stream ends after an hour, when "
+                   "the server restarts, or when the token is rotated; reconnect with Last-Event-ID. At most 4 "
+                   "waiting requests per token: more get 429.",
+    "content": {"text/event-stream": {"schema": SSE_PLAYER_EVENT}}}})
+@problems(players, "invalid-token", "validation-error", "too-many-waiters")
+def stream_me():
+    """Everything that concerns you, as Server-Sent Events: challenges, games started, your turn (with
+    your view), the opponent's moves, games over, rematches offered."""
+    player = accounts.current()
+    last_seen = waiting.last_event_id()
+    after = player.last_event_seq if last_seen is None else min(last_seen, player.last_event_seq)
+    holder = waiting.take_slot()
+    player_id, token_hash = player.id, hash_secret(bearer_token())
+    db.session.rollback()  # a stream holds no pooled connection between its reads
+    response = Response(stream_with_context(stream.stream(player_id, token_hash, after)),
+                        mimetype="text/event-stream", headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+    response.call_on_close(lambda: waiting.slots.give_back(*holder))
+    return response
+

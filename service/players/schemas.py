@@ -1,0 +1,215 @@
+"""Request and answer shapes of players, challenges, rematches, watch links and the player's stream
+(part of openapi.yaml)."""
+from __future__ import annotations
+
+import marshmallow as ma
+from marshmallow import fields as f
+from marshmallow import validate as v
+
+from ..contract import DOC_KEY, ref
+from ..notify.schemas import MOVE_TIME_HOURS, WholeNumber, no_controls
+from ..schemas import GameViewSchema, NameField, StrictSchema, _doc, seat_field
+from .challenges import DECLINE_REASONS, OPPONENT_KINDS
+
+RULES_CHOICE = _doc("A preset from RULES.md plus option overrides; an unknown option or a value out of range "
+                    "is refused (422 invalid-option, naming the option)",
+                    example={"preset": "standard", "target": 100}, **{DOC_KEY: ref("RulesChoice")})
+RULES = _doc("Every rules option's value, plus the preset", **{DOC_KEY: ref("Rules")})
+
+
+def _email(text: str) -> None:
+    from ..notify.addresses import check_email
+    try:
+        check_email(text)
+    except ValueError as exc:
+        raise ma.ValidationError(str(exc)) from None
+
+
+class JsonBoolean(f.Boolean):
+    """true or false only: marshmallow's Boolean takes 0, 1 and "yes" too (1 == True in Python)."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, bool):
+            raise self.make_error("invalid", input=value)
+        return value
+
+
+class NewPlayerSchema(StrictSchema):
+    name = NameField()
+    email = f.String(allow_none=True, validate=[v.Length(max=254), no_controls, _email],
+                     **_doc("Optional; kept with the account, never shown to others", example="ann@example.org"))
+    bot = JsonBoolean(load_default=False, **_doc("True for a program that plays: challenges can ask for bots "
+                                               "only or humans only"))
+
+
+class AccountSchema(ma.Schema):
+    id = f.Integer(required=True)
+    name = f.String(required=True)
+    email = f.String(required=True, allow_none=True)
+    bot = f.Boolean(required=True)
+    created_at = f.String(required=True, **_doc("ISO-8601"))
+    token_created_at = f.String(required=True, allow_none=True,
+                                **_doc("When the current player token was made; null: revoked"))
+
+
+class PlayerTokenSchema(ma.Schema):
+    token = f.String(required=True, **_doc("The player token. Shown once: keep it. Send it as "
+                                           "`Authorization: Bearer <token>` to /me, /challenges and the game "
+                                           "routes of every seat the player holds"))
+    player = f.Nested(AccountSchema, required=True)
+
+
+class GameLinksSchema(ma.Schema):
+    game = f.String(required=True)
+    actions = f.String(required=True)
+    events = f.String(required=True)
+    stream = f.String(required=True)
+
+
+class RivalSchema(ma.Schema):
+    name = f.String(required=True, allow_none=True, **_doc("The seat's display name; null while waiting"))
+    player = f.String(required=True, allow_none=True, **_doc("The player's account name, if a player holds it"))
+    bot = f.Boolean(required=True, allow_none=True, **_doc("Whether that player is a bot; null: no player"))
+
+
+class ScoreSchema(ma.Schema):
+    you = f.Integer(required=True)
+    opponent = f.Integer(required=True)
+
+
+class MyGameSchema(ma.Schema):
+    game_id = f.String(required=True)
+    seat = seat_field(required=True)
+    status = f.String(required=True, validate=v.OneOf(("waiting_for_opponent", "active", "finished")))
+    version = f.Integer(required=True)
+    your_turn = f.Boolean(required=True)
+    phase = f.String(required=True, allow_none=True)
+    opponent = f.Nested(RivalSchema, required=True)
+    score = f.Nested(ScoreSchema, required=True, **_doc("The current game's totals (Hollywood: the newest column)"))
+    deadline = f.String(required=True, allow_none=True, **_doc("ISO-8601: when the seat to move runs out of time"))
+    links = f.Nested(GameLinksSchema, required=True)
+
+
+class MyGamesSchema(ma.Schema):
+    games = f.List(f.Nested(MyGameSchema), required=True)
+    next_offset = f.Integer(required=True, allow_none=True, **_doc("Pass as ?offset= for the next page; null: "
+                                                                   "this was the last"))
+
+
+class PageQuerySchema(ma.Schema):
+    limit = f.Integer(load_default=50, validate=v.Range(1, 200), **_doc("At most this many games"))
+    offset = f.Integer(load_default=0, validate=v.Range(0, 2**31 - 1), **_doc("Skip this many"))
+
+
+class NewGameSchema(StrictSchema):
+    rules = f.Dict(load_default=dict, **RULES_CHOICE)
+    move_time_hours = MOVE_TIME_HOURS
+
+
+class JoinAsPlayerSchema(StrictSchema):
+    invite_code = f.String(required=True, validate=v.Length(1, 100),
+                           **_doc("The invite code the creator received", example="q3Jw..."))
+
+
+class SeatedSchema(ma.Schema):
+    game_id = f.String(required=True)
+    seat = seat_field(required=True)
+    token = f.String(required=True, **_doc("The seat's own bearer token (the player token opens the seat too). "
+                                           "Shown once"))
+    invite_code = f.String(**_doc("Creating only: give this to the opponent; it works once"))
+    links = f.Nested(GameLinksSchema, required=True)
+    game = f.Nested(GameViewSchema, required=True)
+
+
+class NewChallengeSchema(StrictSchema):
+    to = f.String(allow_none=True, validate=[v.Length(1, 40), no_controls],
+                  **_doc("The name of the player challenged; null or absent: an open challenge anyone may take",
+                         example="Bob"))
+    rules = f.Dict(load_default=dict, **RULES_CHOICE)
+    move_time_hours = MOVE_TIME_HOURS
+    opponent = f.String(load_default="any", validate=v.OneOf(OPPONENT_KINDS),
+                        **_doc("Who may accept: any player, bots only, humans only"))
+    expires_in_hours = WholeNumber(load_default=72, validate=v.Range(1, 24 * 30),
+                                   **_doc("The challenge lapses after this many hours (default 72)"))
+
+
+class ChallengeSchema(ma.Schema):
+    challenge_id = f.String(required=True)
+    from_ = f.String(required=True, data_key="from", attribute="from", **_doc("The challenger's name"))
+    to = f.String(required=True, allow_none=True, **_doc("The player challenged; null: open"))
+    rules = f.Raw(required=True, **RULES)
+    move_time_hours = f.Integer(required=True, allow_none=True)
+    opponent = f.String(required=True, validate=v.OneOf(OPPONENT_KINDS))
+    status = f.String(required=True, validate=v.OneOf(("pending", "accepted", "declined", "cancelled", "expired")))
+    reason = f.String(required=True, allow_none=True, validate=v.OneOf(DECLINE_REASONS),
+                      **_doc("Declined only: the reason code"))
+    game_id = f.String(required=True, allow_none=True, **_doc("Accepted only: the game made"))
+    rematch_of = f.String(required=True, allow_none=True, **_doc("A rematch: the finished game it follows"))
+    created_at = f.String(required=True)
+    expires_at = f.String(required=True)
+
+
+class ChallengeListSchema(ma.Schema):
+    to_me = f.List(f.Nested(ChallengeSchema), required=True, **_doc("Pending challenges naming you"))
+    open = f.List(f.Nested(ChallengeSchema), required=True, **_doc("Pending open challenges you may accept"))
+    mine = f.List(f.Nested(ChallengeSchema), required=True, **_doc("Your own pending challenges"))
+
+
+class DeclineSchema(StrictSchema):
+    reason = f.String(required=True, validate=v.OneOf(DECLINE_REASONS),
+                      **_doc("Why, as a code the challenger's program can read", example="busy"))
+
+
+class AcceptedSchema(ma.Schema):
+    challenge = f.Nested(ChallengeSchema, required=True)
+    game_id = f.String(required=True)
+    seat = seat_field("Your seat", required=True)
+    links = f.Nested(GameLinksSchema, required=True)
+    game = f.Nested(GameViewSchema, required=True, **_doc("Your view of the new game"))
+
+
+class RematchSchema(ma.Schema):
+    rematch_of = f.String(required=True, allow_none=True, **_doc("The game this one is a rematch of"))
+    rematch = f.Nested(ChallengeSchema, required=True, allow_none=True,
+                       **_doc("The rematch offered after this game (its game_id once accepted)"))
+
+
+class WatchLinkSchema(ma.Schema):
+    id = f.String(required=True)
+    created_by_seat = seat_field(required=True)
+    created_at = f.String(required=True)
+
+
+class NewWatchLinkSchema(WatchLinkSchema):
+    key = f.String(required=True, **_doc("The watch key. Shown once. The watcher sends it as "
+                                         "`Authorization: Bearer <key>` to GET /games/{game_id}/public"))
+    url = f.String(required=True, **_doc("The public view's path"))
+
+
+class WatchLinkListSchema(ma.Schema):
+    links = f.List(f.Nested(WatchLinkSchema), required=True)
+
+
+class PublicViewSchema(ma.Schema):
+    """What anyone may see of a game: never a card of a hand in play, nor the stock."""
+
+    game_id = f.String(required=True)
+    version = f.Integer(required=True)
+    status = f.String(required=True)
+    players = f.List(f.Dict(), required=True, **_doc("[{seat, name}]"))
+    deadline = f.String(required=True, allow_none=True)
+    deal_commitment = f.String(required=True, allow_none=True)
+    revealed_deals = f.List(f.Dict(), required=True, **_doc("Finished hands' decks, as in GameView"))
+    phase = f.String(required=True)
+    to_move = f.Integer(required=True, allow_none=True)
+    dealer = f.Integer(required=True, allow_none=True)
+    hand_number = f.Integer(required=True)
+    discard_pile = f.List(f.String(), required=True)
+    stock_count = f.Integer(required=True)
+    card_counts = f.List(f.Integer(), required=True, **_doc("Cards in each seat's hand"))
+    knock_limit = f.Integer(required=True, allow_none=True)
+    multiplier = f.Integer(required=True)
+    scores = f.Raw(required=True, **_doc("As in GameView"))
+    last_hand = f.Raw(required=True, allow_none=True, **_doc("The last finished hand's record, both hands shown"))
+    result = f.Raw(required=True, allow_none=True, **_doc("The match's result, once over"))
+    rules = f.Raw(required=True, **RULES)

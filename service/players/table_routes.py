@@ -1,0 +1,92 @@
+"""Routes on a game for its seats (seat or player token): a rematch, and watch links; and the
+public view a watch key opens."""
+from __future__ import annotations
+
+from flask import Response, request, url_for
+from flask_smorest import Blueprint
+
+from .. import deadlines, store
+from ..web import BEARER, bearer_token, problems
+from . import challenges, watching
+from .challenge_routes import CHALLENGE_EXAMPLE
+from .routes import require_json_body
+from .schemas import ChallengeSchema, NewWatchLinkSchema, PublicViewSchema, RematchSchema, WatchLinkListSchema
+
+table = Blueprint("table", __name__, description="Rematches and watch links of a game")
+table.before_request(require_json_body)
+WATCH_EXAMPLE = {"id": "3", "created_by_seat": 0, "created_at": "2030-01-01T12:00:00+00:00"}
+
+
+@table.route("/games/<game_id>/rematch", methods=["POST"])
+@table.doc(operationId="offerRematch", security=BEARER)
+@table.response(201, ChallengeSchema, example={**CHALLENGE_EXAMPLE, "rematch_of": "MKsaxqYqE1pJxqt2oSEDug"})
+@problems(table, "invalid-token", "malformed-json", "unsupported-media-type", "rematch-unavailable")
+def offer_rematch(game_id):
+    """When the match is over, offer the other player a rematch: the same rules and move time, the
+    first deal to the other side. They accept or decline it as a challenge (POST /challenges/{id}/accept)."""
+    now = deadlines.now()
+    with store.transaction():
+        game, seat = store.lock_seat(game_id, bearer_token())
+        challenge = challenges.offer_rematch(game, seat, now)
+        body = challenges.describe(challenge, now)
+    return body, 201
+
+
+@table.route("/games/<game_id>/rematch", methods=["GET"])
+@table.doc(operationId="getRematch", security=BEARER)
+@table.response(200, RematchSchema, example={"rematch_of": None, "rematch": {
+    **CHALLENGE_EXAMPLE, "status": "accepted", "game_id": "Zq8hW2cVt0bR4nYpLk6sJg", "rematch_of": "MKsaxqYqE1pJxqt2oSEDug"}})
+@problems(table, "invalid-token")
+def get_rematch(game_id):
+    """The links between rematches: the game this one follows, and the rematch offered after it."""
+    store.read_seat(game_id, bearer_token())
+    return challenges.rematch_links(game_id)
+
+
+@table.route("/games/<game_id>/watch-links", methods=["POST"])
+@table.doc(operationId="createWatchLink", security=BEARER)
+@table.response(201, NewWatchLinkSchema, example={**WATCH_EXAMPLE, "key": "w4tch...",
+                                                  "url": "/games/MKsaxqYqE1pJxqt2oSEDug/public"})
+@problems(table, "invalid-token", "malformed-json", "unsupported-media-type")
+def create_watch_link(game_id):
+    """A read-only key to share: it shows what is public (discards, counts, scores, finished hands),
+    never a hand in play. Shown once; revocable."""
+    with store.transaction():
+        game, seat = store.lock_seat(game_id, bearer_token())
+        link, key = watching.create(game, seat)
+        body = {**watching.describe(link), "key": key, "url": url_for("table.watch_game", game_id=game.id)}
+    return body, 201
+
+
+@table.route("/games/<game_id>/watch-links", methods=["GET"])
+@table.doc(operationId="listWatchLinks", security=BEARER)
+@table.response(200, WatchLinkListSchema, example={"links": [WATCH_EXAMPLE]})
+@problems(table, "invalid-token")
+def list_watch_links(game_id):
+    """The game's watch links (never the keys)."""
+    game, _ = store.read_seat(game_id, bearer_token())
+    return {"links": watching.listing(game)}
+
+
+@table.route("/games/<game_id>/watch-links/<link_id>", methods=["DELETE"])
+@table.doc(operationId="revokeWatchLink", security=BEARER)
+@table.response(204, description="Revoked: the key shows nothing from now on")
+@problems(table, "invalid-token", "not-found")
+def revoke_watch_link(game_id, link_id):
+    """Revoke a watch link (either seat may)."""
+    with store.transaction():
+        game, _ = store.lock_seat(game_id, bearer_token())
+        watching.revoke(game, link_id)
+    return Response(status=204)
+
+
+@table.route("/games/<game_id>/public", methods=["GET"])
+@table.doc(operationId="watchGame", security=BEARER)
+@table.response(200, PublicViewSchema)
+@problems(table, "invalid-watch-key")
+def watch_game(game_id):
+    """What a watcher sees, with the watch key as the bearer token: the table, never a hand in play."""
+    scheme, _, key = request.headers.get("Authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not key.strip():
+        raise watching.invalid_watch_key()
+    return watching.public_view(game_id, key.strip())

@@ -1,0 +1,68 @@
+"""Watch links: a read-only key to what anyone may see of a game, never a hand in play.
+
+The public view is built from a whitelist of the engine's view (what the table shows: the discard
+pile, counts, scores, finished hands' records), not by removing the private parts, so that a field
+the engine adds later stays hidden until someone decides it is public."""
+from __future__ import annotations
+
+from sqlalchemy import bindparam, select
+
+from .. import store
+from ..database import begin_read_only
+from ..errors import Problem
+from ..extensions import db
+from ..models import Game, utcnow
+from ..tokens import hash_secret, new_token
+from .models import WatchLink
+
+PUBLIC_KEYS = ("phase", "to_move", "dealer", "hand_number", "discard_pile", "stock_count", "knock_limit",
+               "multiplier", "scores", "last_hand", "result", "rules")
+ENVELOPE_KEYS = ("game_id", "version", "status", "players", "deadline", "deal_commitment", "revealed_deals")
+
+
+def invalid_watch_key() -> Problem:
+    return Problem("invalid-watch-key", "missing, revoked or invalid watch key for this game")
+
+
+def create(game: Game, seat: int) -> tuple[WatchLink, str]:
+    key = new_token()
+    link = WatchLink(game_id=game.id, key_hash=hash_secret(key), created_by_seat=seat, created_at=utcnow())
+    db.session.add(link)
+    db.session.flush()
+    return link, key
+
+
+def listing(game: Game) -> list[dict]:
+    links = db.session.execute(select(WatchLink).where(WatchLink.game_id == game.id)
+                               .order_by(WatchLink.id)).scalars()
+    return [describe(link) for link in links]
+
+
+def describe(link: WatchLink) -> dict:
+    return {"id": str(link.id), "created_by_seat": link.created_by_seat, "created_at": link.created_at.isoformat()}
+
+
+def revoke(game: Game, link_id: str) -> None:
+    link = db.session.get(WatchLink, int(link_id)) if link_id.isascii() and link_id.isdigit() \
+        and len(link_id) <= 12 else None
+    if link is None or link.game_id != game.id:
+        raise Problem("not-found", "this game has no watch link with that id")
+    db.session.delete(link)
+
+
+_GAME_BY_KEY = select(Game).where(Game.id == bindparam("game"), Game.id.in_(
+    select(WatchLink.game_id).where(WatchLink.key_hash == bindparam("key_hash"))))
+
+
+def public_view(game_id: str, key: str) -> dict:
+    if not store.could_be_game_id(game_id):
+        raise invalid_watch_key()
+    begin_read_only()
+    game = db.session.execute(_GAME_BY_KEY, {"game": game_id, "key_hash": hash_secret(key)}).scalar()
+    if game is None:
+        raise invalid_watch_key()
+    match = store.load_match(game)
+    seat_view = store.views_for(game, match, seats=(0,))[0]
+    public = {name: seat_view.get(name) for name in (*ENVELOPE_KEYS, *PUBLIC_KEYS)}
+    public["card_counts"] = [len(hand) for hand in match.hands] if match is not None else [0, 0]
+    return public

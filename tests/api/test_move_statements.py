@@ -1,0 +1,80 @@
+"""A move costs the statements it needs (issue 16), counted by SQLAlchemy's before_cursor_execute
+on whichever database the tests run on (PostgreSQL's wake-up NOTIFY included, when it is one).
+
+A draw or a discard without an Idempotency-Key: one locked read, one events insert, one games
+UPDATE (the NOTIFY rides in its RETURNING), both views in one executemany, and the move clock's
+UPDATE when a new turn began: at most 5. A hand's end adds the deal revealed and the next one
+stored; a key adds its record."""
+from __future__ import annotations
+
+from collections import defaultdict
+from contextlib import contextmanager
+
+from sqlalchemy import event
+
+from service.extensions import db
+
+from .helpers import act, choose, mover, new_game
+
+MOST_FOR_DRAW_OR_DISCARD = 5
+
+
+@contextmanager
+def counting(app):
+    statements: list[str] = []
+
+    def count(conn, cursor, statement, parameters, context, executemany):
+        statements.append(statement)
+    with app.app_context():
+        engine = db.engine
+    event.listen(engine, "before_cursor_execute", count)
+    try:
+        yield statements
+    finally:
+        event.remove(engine, "before_cursor_execute", count)
+
+
+def kind_of(action: dict, before: dict, after: dict, key: bool) -> str:
+    ended = after["status"] == "finished" or after["hand_number"] != before["hand_number"]
+    return action["type"] + (" ending the hand" if ended else "") + (" with a key" if key else "")
+
+
+def play_counting(client, app, game, moves: int, key_every: int = 0) -> dict[str, list[int]]:
+    """Statements per move, by kind, over `moves` moves (every `key_every`-th sent with a key)."""
+    by_kind = defaultdict(list)
+    for n in range(moves):
+        seat, mine = mover(client, game)
+        if mine["status"] == "finished":
+            break
+        action = choose(mine)
+        key = bool(key_every) and n % key_every == 0
+        with counting(app) as statements:
+            response = act(client, game, seat, action, **({"Idempotency-Key": f"move-{n}"} if key else {}))
+        assert response.status_code == 200, response.get_json()
+        by_kind[kind_of(action, mine, response.get_json(), key)].append(len(statements))
+    return by_kind
+
+
+def test_a_draw_or_a_discard_takes_at_most_five_statements(client, app):
+    game = new_game(client)
+    counts = play_counting(client, app, game, 60)
+    assert counts["draw"] and counts["discard"]
+    assert max(counts["draw"]) <= MOST_FOR_DRAW_OR_DISCARD, counts
+    assert max(counts["discard"]) <= MOST_FOR_DRAW_OR_DISCARD, counts
+
+
+def test_a_key_adds_only_its_record(client, app):
+    game = new_game(client)
+    plain = play_counting(client, app, game, 30)
+    keyed = play_counting(client, app, game, 30, key_every=1)
+    for kind in ("draw", "discard"):
+        assert max(keyed[f"{kind} with a key"]) <= max(plain[kind]) + 1, (plain, keyed)
+
+
+def test_a_hand_end_adds_the_deals_only(client, app):
+    game = new_game(client, rules={"target": 25})
+    counts = play_counting(client, app, game, 400)
+    ends = [n for kind, values in counts.items() if "ending the hand" in kind for n in values]
+    assert ends, counts
+    # revealing the deal and storing the next one (a move that also hands the turn over)
+    assert max(ends) <= MOST_FOR_DRAW_OR_DISCARD + 2, counts
