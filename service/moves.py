@@ -164,14 +164,16 @@ def play(row, body) -> tuple[int, dict, str]:
     if match.needs_deal or match.is_over:  # the hand is over: its deck is shown to both
         revealed += [tuple(d) for d in connection.execute(_REVEAL_DEAL, {"game": row.id, "ended_hand": match.hand_number})]
     rows = store.event_rows(row.id, row.last_seq or 0, events, action=body)
-    if match.needs_deal:
-        deck, salt = deals.shuffled_deck(), deals.new_salt()
-        dealt = match.deal(deck)
+    for hand, deck, salt, dealt in store.deal_until_playable(match):  # more than one after a misdeal
         commitment = deals.commitment(salt, deck)
-        connection.execute(_INSERT_DEAL, {"game_id": row.id, "hand": match.hand_number, "deck": deck, "salt": salt,
-                                          "commitment": commitment, "revealed": False, "created_at": store.utcnow()})
+        connection.execute(_INSERT_DEAL, {"game_id": row.id, "hand": hand, "deck": deck, "salt": salt,
+                                          "commitment": commitment, "revealed": hand != match.hand_number,
+                                          "created_at": store.utcnow()})
         rows += store.event_rows(row.id, rows[-1]["seq"], dealt)
         events = [*events, *dealt]
+        if hand != match.hand_number:  # misdealt: over already, its deck shown with this change
+            revealed.append(tuple({"hand": hand, "deck": deck, "salt": salt, "commitment": commitment}[name]
+                                  for name in DEAL_FIELDS))
     connection.execute(store._INSERT_EVENT, rows)
     recorded = [{"seq": r["seq"], **event} for r, event in zip(rows, events)]
 

@@ -152,6 +152,8 @@ class DrawActionSchema(StrictSchema):
     type = action_type("draw")
     from_ = f.String(data_key="from", attribute="from", required=True, validate=v.OneOf(("stock", "discard")),
                      **_doc("Where to draw from"))
+    count = f.Integer(strict=True, validate=v.Range(1, 52), **_doc(
+        "Mahjong gin only: how many cards to take from the top of the discard pile (default 1)"))
 
 
 class DiscardActionSchema(StrictSchema):
@@ -167,6 +169,21 @@ class KnockActionSchema(StrictSchema):
     melds = f.List(f.List(Card()), allow_none=True, **_doc(
         "Optional: the knocker's melds; left out (or null), the engine lays out the best",
         example=[["7C", "8C", "9C"]]))
+
+
+class MeldActionSchema(StrictSchema):
+    """Mahjong gin: put a meld from the hand on the table."""
+    type = action_type("meld")
+    cards = f.List(Card(), required=True, validate=v.Length(3, 11), **_doc("The meld's cards",
+                                                                          example=["7C", "8C", "9C"]))
+
+
+class AddOnActionSchema(StrictSchema):
+    """Mahjong gin: add a card to one of your melds on the table."""
+    type = action_type("add_on")
+    card = Card(required=True, metadata={"description": "The card to add"})
+    meld = f.Integer(strict=True, required=True, validate=v.Range(0, 20),
+                     **_doc("Which meld on the table (an index into the view's `table`, 0 first)"))
 
 
 class BigGinActionSchema(StrictSchema):
@@ -186,7 +203,8 @@ class ClaimTimeoutActionSchema(StrictSchema):
 
 ACTION_SCHEMAS = {"take_upcard": TakeUpcardActionSchema, "pass": PassActionSchema, "draw": DrawActionSchema,
                   "discard": DiscardActionSchema, "knock": KnockActionSchema, "big_gin": BigGinActionSchema,
-                  "resign": ResignActionSchema, "claim_timeout": ClaimTimeoutActionSchema}
+                  "resign": ResignActionSchema, "claim_timeout": ClaimTimeoutActionSchema,
+                  "meld": MeldActionSchema, "add_on": AddOnActionSchema}
 ACTION_TYPES = tuple(ACTION_SCHEMAS)
 
 
@@ -349,6 +367,11 @@ class Documented(f.Raw):
         super().__init__(metadata={**metadata, DOC_KEY: schema}, **kwargs)
 
 
+class TableMeldSchema(ma.Schema):
+    cards = f.List(Card(), required=True, **_doc("In playing order"))
+    owners = f.List(seat_field("Who put the card there"), required=True, **_doc("One seat per card"))
+
+
 class GameViewSchema(ma.Schema):
     """The caller's view: the engine's view of the match for this seat, plus the game's envelope."""
 
@@ -386,6 +409,12 @@ class GameViewSchema(ma.Schema):
     result = f.Nested(MatchResultSchema, required=True, allow_none=True, **_doc("Once the match is over"))
     rules = Documented(ref("Rules"), required=True,
                        metadata={"description": "Every rules option's value, plus the preset"})
+    table = f.List(f.Nested(TableMeldSchema), **_doc(
+        "Mahjong gin only: the melds on the table (public), with who put each card there; add_on's "
+        "`meld` is an index into this list"))
+    must_use = Card(allow_none=True, metadata={
+        "description": "Mahjong gin only: the deepest card just taken from the pile, which must go "
+                       "on the table this turn (shown to the seat to move)"})
 
 
 # A real view (seat 1 just took the upcard), for the spec's examples.
@@ -479,11 +508,26 @@ class DrawEventSchema(SeatEventBase):
     card = Card(metadata={"description": "Always from the discard pile; from the stock only for the "
                                          "drawer, or once the hand is over"})
     stock_count = f.Integer(**_doc("From the stock only: the cards left in it"))
+    count = f.Integer(**_doc("Mahjong gin: how many cards were taken from the discard pile"))
+    cards = f.List(Card(), **_doc("Mahjong gin: the cards taken from the discard pile"))
 
 
 class DiscardEventSchema(SeatEventBase):
     type = event_type("discard")
     card = Card(required=True)
+
+
+class MeldEventSchema(SeatEventBase):
+    """Mahjong gin: a meld put on the table."""
+    type = event_type("meld")
+    cards = f.List(Card(), required=True)
+
+
+class AddOnEventSchema(SeatEventBase):
+    """Mahjong gin: a card added to a meld on the table."""
+    type = event_type("add_on")
+    card = Card(required=True)
+    meld = f.Integer(required=True, **_doc("Which meld on the table (0 first)"))
 
 
 class KnockEventSchema(SeatEventBase):
@@ -523,7 +567,8 @@ class MatchEndEventSchema(EventBase):
 EVENT_SCHEMAS = {"deal": DealEventSchema, "take_upcard": TakeUpcardEventSchema, "pass": PassEventSchema,
                  "draw": DrawEventSchema, "discard": DiscardEventSchema, "knock": KnockEventSchema,
                  "big_gin": BigGinEventSchema, "hand_end": HandEndEventSchema, "hand_void": HandVoidEventSchema,
-                 "resign": ResignEventSchema, "timeout": TimeoutEventSchema, "match_end": MatchEndEventSchema}
+                 "resign": ResignEventSchema, "timeout": TimeoutEventSchema, "match_end": MatchEndEventSchema,
+                 "meld": MeldEventSchema, "add_on": AddOnEventSchema}
 
 
 class EventsPageSchema(ma.Schema):

@@ -29,7 +29,7 @@ from .errors import Problem, invalid_token
 from .extensions import db
 from .models import Deal, Event, Game, IdempotencyRecord, Seat, utcnow
 from .players.models import Player, PlayerSeat
-from .rules import Match, Rules, action_from_dict, redact_event
+from .rules import InvalidRules, Match, Rules, action_from_dict, redact_event
 from .tokens import hash_secret, new_game_id, new_invite_code, new_token
 
 WAITING, ACTIVE, FINISHED = "waiting_for_opponent", "active", "finished"
@@ -143,6 +143,9 @@ def started_match(game: Game) -> Match:
 def create_game(rules: Rules, name: str, move_time_hours: int | None = deadlines.DEFAULT_MOVE_TIME_HOURS
                 ) -> tuple[Game, str, str]:
     """A new game with the creator in seat 0; returns it, the creator's token and the invite code."""
+    if rules.knock_card == "second_deck":  # the knock card's own deck is not committed to yet
+        raise InvalidRules("knock_card", "knock_card second_deck is not offered by this service yet: "
+                                         "use the upcard (knock_card: upcard)")
     token, invite = new_token(), new_invite_code()
     game = Game(id=new_game_id(), status=WAITING, rules=rules.to_dict(), state=None)
     game.seats = [Seat(seat=0, name=name, token_hash=hash_secret(token), joined_at=utcnow()),
@@ -213,11 +216,22 @@ def play(game: Game, seat: int, body) -> dict[int, str]:
     return record_action(game, match, seat, body, events)
 
 
+def deal_until_playable(match: Match) -> list[tuple[int, list[str], str, list[dict]]]:
+    """Deal (hand number, deck, salt, events) until a hand is under way: a misdeal (a dealt hand
+    that could knock, where the rules say so) voids the hand and asks for the next deal at once."""
+    dealt = []
+    while match.needs_deal:
+        deck, salt = deals.shuffled_deck(), deals.new_salt()
+        dealt.append((match.hand_number + 1, deck, salt, match.deal(deck)))
+    return dealt
+
+
 def _deal(game: Game, match: Match) -> list[dict]:
-    deck, salt = deals.shuffled_deck(), deals.new_salt()
-    events = match.deal(deck)
-    db.session.add(Deal(game_id=game.id, hand=match.hand_number, deck=deck, salt=salt,
-                        commitment=deals.commitment(salt, deck)))
+    events = []
+    for hand, deck, salt, dealt in deal_until_playable(match):
+        db.session.add(Deal(game_id=game.id, hand=hand, deck=deck, salt=salt, commitment=deals.commitment(salt, deck),
+                            revealed=hand != match.hand_number))  # a misdealt hand is over: shown at once
+        events += dealt
     return events
 
 

@@ -32,6 +32,7 @@ import tempfile
 import threading
 import time
 import uuid
+import weakref
 from collections import defaultdict
 from contextlib import contextmanager
 
@@ -358,22 +359,25 @@ def _unlink(path: str) -> None:
 
 
 _HUBS: dict[str, Hub] = {}
+_BY_ENGINE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _HUBS_LOCK = threading.Lock()
 
 
 def hub() -> Hub:
     """The hub for the current app's database (one per database per process)."""
     engine = db.engine
-    key = engine.url.render_as_string(hide_password=False)
-    found = _HUBS.get(key)
+    found = _BY_ENGINE.get(engine)  # the fast path: every change and every wait asks
     if found is None:
         from flask import current_app
+
         def setting(name):
             return current_app.config.get(name, os.environ.get(name)) or None
+        key = engine.url.render_as_string(hide_password=False)
         fallback = setting("WAKEUP_FALLBACK_SECONDS")
         with _HUBS_LOCK:
             found = _HUBS.setdefault(key, Hub(engine, setting("WAKEUP_REDIS_URL"),
                                               float(fallback) if fallback else None))
+        _BY_ENGINE[engine] = found
     return found
 
 

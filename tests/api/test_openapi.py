@@ -167,7 +167,8 @@ def test_actions_and_events_are_unions_with_one_schema_per_type(generated):
             if union == "Action":  # a request: exactly its fields
                 assert member["additionalProperties"] is False
     draw = schemas["DrawAction"]
-    assert set(draw["properties"]) == {"type", "from"} and set(draw["required"]) == {"type", "from"}
+    # `count` is Mahjong gin's (several discards at once); optional, so a plain draw is as before.
+    assert set(draw["properties"]) == {"type", "from", "count"} and set(draw["required"]) == {"type", "from"}
     assert schemas["GameView"]["properties"]["phase"]["enum"]
     assert schemas["Problem"]["properties"]["code"]["enum"] == sorted(CATALOGUE)
 
@@ -205,3 +206,36 @@ def test_every_answer_of_whole_matches_validates_against_the_spec(client, genera
         page = client.get(f"/games/{game['id']}/events?limit=500", headers=auth(game["tokens"][seat])).get_json()
         pages.validate(page)
         assert {"deal", "draw", "discard", "hand_end", "match_end"} <= {e["type"] for e in page["events"]}
+
+
+def test_mahjong_gin_is_playable_over_http_and_described_by_the_spec(client, generated):
+    """Mahjong gin offers actions of its own (meld, add_on, several discards drawn at once): every
+    one it offers is accepted, and every answer and event matches the spec."""
+    import random
+
+    from .helpers import act, auth, new_game
+    spec = yaml.safe_load(generated)
+    views, pages, actions = (validator_for(spec, name) for name in ("GameView", "EventsPage", "Action"))
+    chooser, posted = random.Random(7), set()
+    for _ in range(5):  # until a meld has been put on the table over HTTP
+        game = new_game(client, rules={"preset": "mahjong_gin"})
+        for _ in range(150):
+            answers = [client.get(f"/games/{game['id']}", headers=auth(game["tokens"][s])).get_json() for s in (0, 1)]
+            for answer in answers:
+                views.validate(answer)
+            if answers[0]["status"] == "finished":
+                break
+            seat = answers[0]["to_move"]
+            offered = answers[seat]["legal_actions"]
+            melds = [a for a in offered if a["type"] in ("meld", "add_on")]
+            action = chooser.choice(melds or offered)
+            actions.validate(action)
+            response = act(client, game, seat, action)
+            assert response.status_code == 200, (action, response.get_json())
+            posted.add(action["type"])
+        for seat in (0, 1):
+            pages.validate(client.get(f"/games/{game['id']}/events?limit=500",
+                                      headers=auth(game["tokens"][seat])).get_json())
+        if "meld" in posted:
+            break
+    assert "meld" in posted
