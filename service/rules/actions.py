@@ -35,9 +35,8 @@ class Draw(Action):
     def __post_init__(self):
         if self.source not in ("stock", "discard"):
             raise IllegalAction("invalid-action", f"draw from 'stock' or 'discard', not {self.source!r}")
-        if type(self.count) is not int or self.count < 1 or (self.count > 1 and self.source != "discard"):
-            raise IllegalAction("invalid-action", f"draw count must be a whole number from 1 (above 1 only "
-                                f"from the discard pile), not {self.count!r}")
+        if type(self.count) is not int or self.count < 1:
+            raise IllegalAction("invalid-action", f"draw count must be a whole number from 1, not {self.count!r}")
 
     def to_dict(self) -> dict:
         data = {"type": self.type, "from": self.source}

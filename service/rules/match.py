@@ -152,6 +152,8 @@ class Match:
             raise IllegalAction("wrong-phase", "both players passed the upcard: draw from the stock")
         if action.source == "discard" and not self.discard_pile:
             raise IllegalAction("wrong-phase", "the discard pile is empty: draw from the stock")
+        if action.count > 1 and action.source != "discard":  # well formed, but no rule allows it
+            raise IllegalAction("wrong-phase", "several cards are taken only from the discard pile (Mahjong gin)")
         if action.count > 1 and not self.rules.mahjong:
             raise IllegalAction("wrong-phase", "only Mahjong gin takes several discards; draw one card")
 

@@ -75,8 +75,9 @@ def test_only_mahjong_takes_several():
     match.apply(1, Pass())
     assert code(match, 0, Draw("discard", 2)) == "wrong-phase"
     assert action_from_dict({"type": "draw", "from": "discard", "count": 2}) == Draw("discard", 2)
+    assert code(match, 0, action_from_dict({"type": "draw", "from": "stock", "count": 2})) == "wrong-phase"
     with pytest.raises(IllegalAction):
-        action_from_dict({"type": "draw", "from": "stock", "count": 2})
+        action_from_dict({"type": "draw", "from": "stock", "count": 0})
 
 
 def test_opponents_add_on_for_points_and_gin_scores_table_less_hand():
