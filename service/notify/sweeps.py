@@ -13,8 +13,10 @@ from datetime import datetime, timedelta
 from sqlalchemy import delete, select, update
 
 from .. import deadlines
+from ..access.models import SeatLink
 from ..extensions import db
 from ..models import Game
+from ..players.models import PlayerEvent
 from ..store import load_match
 from ..tokens import hash_secret
 from . import compose, confirm, dispatch, message, outbox
@@ -136,7 +138,10 @@ def _write_digest(to: str, contacts: list[Contact], moment: datetime) -> int:
 def sweep_old_rows(moment: datetime | None = None) -> int:
     """Forget what is no longer needed: delivered (or given-up) outbox rows after
     NOTIFY_KEEP_DAYS (their text holds reply secrets), reply secrets and inbound message ids after
-    twice that (a reply that old is answered as from an unknown address)."""
+    twice that (a reply that old is answered as from an unknown address); mail links (seat_links)
+    and players' stream events after twice that too (a link that old is then unknown rather than
+    "used"; a stream resumed from an event that old starts at the oldest kept one). The numbering
+    of a player's stream lives on the player's row, so pruning never reuses an event id."""
     moment = moment or deadlines.now()
     keep = timedelta(days=setting("NOTIFY_KEEP_DAYS"))
 
@@ -147,5 +152,7 @@ def sweep_old_rows(moment: datetime | None = None) -> int:
         removed += db.session.execute(delete(InboundMail).where(InboundMail.received_at < moment - 2 * keep)).rowcount
         removed += db.session.execute(delete(MailConfirmation).where(
             MailConfirmation.created_at < moment - 2 * keep)).rowcount
+        removed += db.session.execute(delete(SeatLink).where(SeatLink.created_at < moment - 2 * keep)).rowcount
+        removed += db.session.execute(delete(PlayerEvent).where(PlayerEvent.created_at < moment - 2 * keep)).rowcount
         return removed
     return _transaction(work)
