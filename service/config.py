@@ -32,4 +32,7 @@ def from_environment(instance_path: str) -> dict:
         # How many reverse proxies stand in front of the service: each adds itself to
         # X-Forwarded-For, and the client address (rate limits, logs) is read from there.
         "TRUSTED_PROXIES": int(os.environ.get("TRUSTED_PROXIES", "0")),
+        # The house bot's account name (the Procfile's `bot:` line registers it): GET /house-bot
+        # tells clients whom to challenge to play the computer. Empty: no house bot.
+        "HOUSE_BOT_NAME": os.environ.get("HOUSE_BOT_NAME", "House").strip(),
     }

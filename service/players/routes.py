@@ -3,10 +3,11 @@ from __future__ import annotations
 
 import json
 
-from flask import Response, request, stream_with_context, url_for
+from flask import Response, current_app, request, stream_with_context, url_for
 from flask_smorest import Blueprint
 
 from .. import store, waiting
+from ..errors import Problem
 from ..extensions import db
 from ..rules import Rules
 from ..schemas import VIEW_EXAMPLE
@@ -14,7 +15,7 @@ from ..tokens import hash_secret
 from ..web import BEARER, bearer_token, etag_headers, problems
 from . import accounts, stream
 from .schemas import (JoinAsPlayerSchema, MyGamesSchema, NewGameSchema, NewPlayerSchema, PageQuerySchema,
-                      AccountSchema, PlayerTokenSchema, SeatedSchema)
+                      AccountSchema, HouseBotSchema, PlayerTokenSchema, SeatedSchema)
 
 players = Blueprint("players", __name__, description="Players: an account, its games and its stream of events")
 PLAYER_EXAMPLE = {"id": 7, "name": "Ann", "email": None, "bot": False, "created_at": "2030-01-01T12:00:00+00:00",
@@ -53,6 +54,21 @@ def create_player(args):
     with store.transaction():
         player, token = accounts.create(args["name"], args.get("email"), args["bot"])
     return {"token": token, "player": accounts.describe(player)}, 201
+
+
+@players.route("/house-bot", methods=["GET"])
+@players.doc(operationId="getHouseBot")
+@players.response(200, HouseBotSchema, example={"name": "House", "bot": True})
+@problems(players, "no-house-bot")
+def house_bot():
+    """The computer to play: the service's own bot account (run by the Procfile's `bot:` line,
+    named by HOUSE_BOT_NAME). Challenge it by this name; it accepts and plays."""
+    name = current_app.config.get("HOUSE_BOT_NAME")
+    player = accounts.by_name(name) if name else None
+    if player is None or not player.bot:
+        raise Problem("no-house-bot", "this server runs no house bot" if not name else
+                      f"no bot account called {name!r} yet: the house bot registers it when it first starts")
+    return {"name": player.name, "bot": True}
 
 
 @players.route("/me", methods=["GET"])

@@ -52,6 +52,11 @@ class AccountSchema(ma.Schema):
                                 **_doc("When the current player token was made; null: revoked"))
 
 
+class HouseBotSchema(ma.Schema):
+    name = f.String(required=True, **_doc("The house bot's player name: challenge it (`to`) to play the computer"))
+    bot = f.Boolean(required=True, **_doc("Always true"))
+
+
 class PlayerTokenSchema(ma.Schema):
     token = f.String(required=True, **_doc("The player token. Shown once: keep it. Send it as "
                                            "`Authorization: Bearer <token>` to /me, /challenges and the game "
