@@ -154,6 +154,54 @@ class Api:
             if after is None or not page.get("events"):
                 return events
 
+    # -- players (the token is then the player token): accounts, challenges, rematches, watch links --
+    # A POST that makes something (an account, a challenge, a game by accepting) is not sent again
+    # after a lost answer: a second one would make a second thing, or be refused as already done.
+    def register(self, name: str, email: str | None = None, bot: bool = False) -> dict:
+        body = {"name": name, "bot": bot, **({"email": email} if email else {})}
+        return self.request("POST", "/players", json_body=body, replayable=False).json()
+
+    def me(self) -> dict:
+        return self.request("GET", "/me").json()
+
+    def my_games(self, limit: int = 50, offset: int = 0) -> dict:
+        return self.request("GET", "/me/games", params={"limit": limit, "offset": offset}).json()
+
+    def house_bot(self) -> dict:
+        """{"name", "bot"} of the server's own bot, the computer to challenge (404 no-house-bot: none)."""
+        return self.request("GET", "/house-bot").json()
+
+    def challenge(self, body: dict) -> dict:
+        return self.request("POST", "/challenges", json_body=body, replayable=False).json()
+
+    def challenges(self) -> dict:
+        return self.request("GET", "/challenges").json()
+
+    def accept(self, challenge_id: str) -> dict:
+        return self.request("POST", f"/challenges/{challenge_id}/accept", replayable=False).json()
+
+    def decline(self, challenge_id: str, reason: str) -> dict:
+        return self.request("POST", f"/challenges/{challenge_id}/decline", json_body={"reason": reason},
+                            replayable=False).json()
+
+    def cancel(self, challenge_id: str) -> dict:
+        return self.request("POST", f"/challenges/{challenge_id}/cancel", replayable=False).json()
+
+    def offer_rematch(self, game_id: str) -> dict:
+        return self.request("POST", f"/games/{game_id}/rematch", replayable=False).json()
+
+    def rematch(self, game_id: str) -> dict:
+        return self.request("GET", f"/games/{game_id}/rematch").json()
+
+    def create_watch_link(self, game_id: str) -> dict:
+        return self.request("POST", f"/games/{game_id}/watch-links", replayable=False).json()
+
+    def watch_links(self, game_id: str) -> list[dict]:
+        return self.request("GET", f"/games/{game_id}/watch-links").json()["links"]
+
+    def revoke_watch_link(self, game_id: str, link_id: str) -> None:
+        self.request("DELETE", f"/games/{game_id}/watch-links/{link_id}")
+
 
 def _never_sent(exc: Exception) -> bool:
     """True when the request cannot have reached the server: the connection was never made."""
@@ -325,3 +373,48 @@ def views(api: "Api", game_id: str, version: int | None = None, *, wait: int = 3
                 on_retry(exc, pause)
             sleep(pause)
             delay = min(delay * 2, max_delay)
+
+
+def player_events(api: "Api", last_event_id: int | None = None, until: float | None = None,
+                  on_open: Callable[[], None] | None = None) -> Iterator[dict]:
+    """The player's stream (GET /me/stream, the player token in `api`): each event as a dict with
+    its `seq`, from the one after `last_event_id` (None: from now on). `on_open` is called once the
+    server is listening, so what the caller does from then on cannot be missed. A dropped connection
+    is reconnected with Last-Event-ID; returns at `until` (a time.monotonic() value)."""
+    delay, opened = 1.0, False
+    while until is None or time.monotonic() < until:
+        headers = {"User-Agent": USER_AGENT, "Accept": "text/event-stream", "Authorization": f"Bearer {api.token}"}
+        if last_event_id is not None:
+            headers["Last-Event-ID"] = str(last_event_id)
+        try:
+            response = api.session.get(f"{api.server}/me/stream", headers=headers, stream=True,
+                                       timeout=(5, STREAM_READ_TIMEOUT))
+        except (requests.ConnectionError, requests.Timeout):
+            response = None
+        if response is not None and response.status_code >= 400 and response.status_code not in (429, 502, 503, 504):
+            raise _problem(response)
+        if response is not None and response.status_code == 200:
+            with response:
+                if not opened and on_open is not None:
+                    on_open()  # the stream's start was fixed when the server answered
+                opened, delay = True, 1.0
+                timer = threading.Timer(max(0.0, until - time.monotonic()), response.close) if until else None
+                if timer is not None:
+                    timer.daemon = True
+                    timer.start()
+                try:
+                    for event_id, _event, data in read_events(_lines_as_they_come(response)):
+                        event = json.loads(data)
+                        last_event_id = int(event_id) if event_id and event_id.isdigit() else last_event_id
+                        yield event
+                except (requests.ConnectionError, requests.Timeout, requests.exceptions.ChunkedEncodingError,
+                        urllib3.exceptions.HTTPError, AttributeError, ValueError):
+                    pass  # broke off (or closed at `until`): resume after the last event seen
+                finally:
+                    if timer is not None:
+                        timer.cancel()
+            continue  # with no event seen yet, it resumes from "now": the caller checks what it waits for
+        if until is not None and time.monotonic() + delay > until:
+            return
+        api.sleep(delay)
+        delay = min(delay * 2, 30.0)

@@ -1,0 +1,186 @@
+"""The client's player commands: register, me, games, challenges (make, list, accept, decline,
+cancel), rematch, watch links, and `gin new --vs-bot` against the house bot. People are the copied
+gin.py with their own token files; the server is a real gunicorn; bad input changes nothing."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import uuid
+
+import pytest
+import requests
+
+from client import gin
+
+from ..api.test_waiting_live import KINDS, servers
+from ..conftest import ROOT
+from ..players.live_side import play_side
+from .conftest import Player
+
+
+def unique(name: str) -> str:
+    return f"{name}{uuid.uuid4().hex[:6]}"
+
+
+def person(copied_client, tmp_path, server: str, name: str) -> Player:
+    return Player(copied_client / "gin.py", tmp_path / name, server)
+
+
+def stored(player: Player) -> dict:
+    import json
+    return json.loads(player.config.read_text())
+
+
+def pending(server: str, token: str) -> dict:
+    return requests.get(f"{server}/challenges", headers={"Authorization": f"Bearer {token}"}, timeout=10).json()
+
+
+def test_register_keeps_the_token_and_me_shows_the_account(tmp_path, copied_client, gin_server):
+    name = unique("Ann")
+    ann = person(copied_client, tmp_path, gin_server, "ann")
+    said = ann.run("register", name, "--email", "ann@example.org").stdout
+    assert f"Registered {name}" in said and "token" in said and len(stored(ann)["players"][gin_server]["token"]) > 20
+    assert os.stat(ann.config).st_mode & 0o077 == 0
+    assert stored(ann)["players"][gin_server]["token"] not in said  # shown only with --show-token
+    me = ann.json("me")
+    assert me["name"] == name and me["email"] == "ann@example.org" and me["bot"] is False and "token" not in me
+    assert stored(ann)["players"][gin_server]["token"] in ann.run("me", "--show-token").stdout
+
+
+def test_register_refuses_bad_input_and_changes_nothing(tmp_path, copied_client, gin_server):
+    name = unique("Ann")
+    ann, other = (person(copied_client, tmp_path, gin_server, who) for who in ("ann", "other"))
+    ann.run("register", name)
+    before = ann.config.read_text()
+    twice = ann.run("register", unique("Again"), check=gin.EXIT_USAGE)
+    assert "holds the player" in twice.stderr and ann.config.read_text() == before
+    taken = other.run("register", name.upper(), check=gin.EXIT_RULES)
+    assert "[name-taken]" in taken.stderr and not other.config.exists()
+    blank = other.run("register", "   ", check=gin.EXIT_RULES)
+    assert "[validation-error]" in blank.stderr and not other.config.exists()
+    nobody = other.run("me", check=gin.EXIT_USAGE)
+    assert "gin register NAME" in nobody.stderr
+
+
+def test_challenge_list_accept_and_both_see_the_game(tmp_path, copied_client, gin_server):
+    ann, bob = (person(copied_client, tmp_path, gin_server, who) for who in ("ann", "bob"))
+    names = unique("Ann"), unique("Bob")
+    ann.run("register", names[0])
+    bob.run("register", names[1])
+    made = ann.json("challenge", names[1], "--preset", "oklahoma", "--option", "target=50", "--move-hours", "24")
+    assert made["to"] == names[1] and made["rules"]["preset"] == "oklahoma" and made["move_time_hours"] == 24
+    listed = bob.run("challenges").stdout
+    assert made["challenge_id"] in listed and "oklahoma to 50" in listed
+    accepted = bob.run("accept", made["challenge_id"][:10], "--plain").stdout  # a unique prefix will do
+    assert "Accepted. Game" in accepted
+    (game_id, entry), = stored(bob)["games"].items()
+    assert entry["player"] == names[1] and "token" not in entry  # the player token opens the seat
+    assert bob.json("show")["game_id"] == game_id
+    games = ann.json("games")["games"]
+    assert [g["game_id"] for g in games] == [game_id] and games[0]["opponent"]["player"] == names[1]
+    assert game_id in stored(ann)["games"]  # `gin games` remembers it, so the seat commands work
+    assert ann.json("show", "-g", game_id[:8])["seat"] == 1 - entry["seat"]
+    assert f"{names[1][:24]}" in ann.run("games").stdout
+    token = ann.run("token", "-g", game_id[:8], check=gin.EXIT_USAGE)
+    assert "player token" in token.stderr
+
+
+def test_decline_cancel_and_their_bad_input(tmp_path, copied_client, gin_server):
+    ann, bob = (person(copied_client, tmp_path, gin_server, who) for who in ("ann", "bob"))
+    names = unique("Ann"), unique("Bob")
+    ann.run("register", names[0])
+    bob.run("register", names[1])
+    token = stored(ann)["players"][gin_server]["token"]
+    assert "[unknown-player]" in ann.run("challenge", unique("Nobody"), check=gin.EXIT_RULES).stderr
+    assert "[challenge-to-self]" in ann.run("challenge", names[0], check=gin.EXIT_RULES).stderr
+    assert "not both" in ann.run("challenge", check=gin.EXIT_USAGE).stderr
+    assert "not both" in ann.run("challenge", names[1], "--open", check=gin.EXIT_USAGE).stderr
+    assert "invalid choice" in ann.run("challenge", names[1], "--opponent", "robot", check=gin.EXIT_USAGE).stderr
+    assert "[invalid-option]" in ann.run("challenge", names[1], "--option", "target=-4", check=gin.EXIT_RULES).stderr
+    assert "from 1" in ann.run("challenge", names[1], "--expires-hours", "0", check=gin.EXIT_USAGE).stderr
+    assert pending(gin_server, token)["mine"] == []  # none of those made a challenge
+    first = ann.json("challenge", names[1])["challenge_id"]
+    assert "invalid choice" in bob.run("decline", first, "--reason", "tired", check=gin.EXIT_USAGE).stderr
+    assert "not a challenge id" in bob.run("decline", "no/such", check=gin.EXIT_USAGE).stderr
+    assert "no pending challenge" in bob.run("decline", "zzzz", check=gin.EXIT_USAGE).stderr
+    assert "[challenge-not-found]" in ann.run("decline", first, check=gin.EXIT_NOT_FOUND).stderr  # not hers
+    assert "(busy)" in bob.run("decline", first[:12], "--reason", "busy").stdout
+    assert "[challenge-closed]" in bob.run("accept", first, check=gin.EXIT_RULES).stderr
+    second = ann.json("challenge", "--open", "--opponent", "human")["challenge_id"]
+    assert second in bob.run("challenges").stdout
+    assert "[challenge-not-found]" in bob.run("cancel", second, check=gin.EXIT_NOT_FOUND).stderr  # not his
+    assert "Withdrew" in ann.run("cancel", second).stdout
+    assert pending(gin_server, token)["mine"] == []
+    assert stored(bob)["games"] == {}
+
+
+def test_player_commands_need_an_account_and_their_arguments(tmp_path, copied_client, gin_server):
+    ann = person(copied_client, tmp_path, gin_server, "ann")
+    for args in (("games",), ("challenges",), ("challenge", "Bob"), ("accept", "x" * 22), ("new", "--vs-bot")):
+        assert "gin register NAME" in ann.run(*args, check=gin.EXIT_USAGE).stderr, args
+    assert "from 1" in ann.run("games", "--limit", "0", check=gin.EXIT_USAGE).stderr
+    assert "from 0" in ann.run("games", "--offset", "-1", check=gin.EXIT_USAGE).stderr
+    ann.run("register", unique("Ann"))
+    assert "above 0" in ann.run("new", "--vs-bot", "--timeout", "0", check=gin.EXIT_USAGE).stderr
+    assert "above 0" in ann.run("challenge", "--open", "--wait", "-1", check=gin.EXIT_USAGE).stderr
+    assert "No games yet" in ann.run("games").stdout
+
+
+def test_vs_bot_without_a_house_bot_says_so(tmp_path, copied_client, gin_server):
+    ann = person(copied_client, tmp_path, gin_server, "ann")
+    ann.run("register", unique("Ann"))
+    assert requests.get(f"{gin_server}/house-bot", timeout=10).status_code == 404  # nobody runs it here
+    refused = ann.run("new", "--vs-bot", check=gin.EXIT_NOT_FOUND)
+    assert "[no-house-bot]" in refused.stderr and stored(ann)["games"] == {}
+
+
+def house_bot(server: str, tmp_path) -> subprocess.Popen:
+    """The Procfile's `bot:` line, as written, serving `server`."""
+    line = next(l for l in (ROOT / "Procfile").read_text().splitlines() if l.startswith("bot:"))
+    env = {**os.environ, "GIN_SERVER": server, "HOUSE_BOT_TOKEN_FILE": str(tmp_path / "house.token"),
+           "PATH": os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"]}
+    env.pop("HOUSE_BOT_NAME", None)
+    env.pop("GIN_PLAYER_TOKEN", None)
+    return subprocess.Popen(["bash", "-c", "exec " + line.split(":", 1)[1]], cwd=ROOT, env=env,
+                            stdout=open(tmp_path / "house.log", "w"), stderr=subprocess.STDOUT)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_gin_new_vs_bot_is_accepted_by_the_house_bot_and_played_out(kind, tmp_path, copied_client):
+    with servers(kind, tmp_path, count=1) as (_, (server,)):
+        bot = house_bot(server, tmp_path)
+        try:
+            while requests.get(f"{server}/house-bot", timeout=10).status_code != 200:
+                assert bot.poll() is None, (tmp_path / "house.log").read_text()
+            ann = person(copied_client, tmp_path, server, "ann")
+            ann.run("register", "Ann")
+            started = ann.run("new", "--vs-bot", "--option", "target=10", "--move-hours", "none", "--plain")
+            assert "Challenging House, the computer" in started.stderr
+            assert "House accepted. Game" in started.stdout and "(you) v House" in started.stdout
+            (game_id, entry), = stored(ann)["games"].items()
+            assert entry["player"] == "Ann" and "token" not in entry
+            token = stored(ann)["players"][server]["token"]
+            link = ann.json("watch-link")
+            assert link["page"] == f"{server}/watch/{game_id}#key={link['key']}"
+            final = play_side(server, game_id, token)  # Ann's side; the house bot plays the other
+            assert final["status"] == "finished" and final["result"]["winner"] in (0, 1)
+            assert "The match is over" in ann.run("show", "--plain").stdout
+            assert ann.json("games")["games"][0]["status"] == "finished"
+            public = requests.get(f"{server}/games/{game_id}/public", timeout=10,
+                                  headers={"Authorization": f"Bearer {link['key']}"})
+            assert public.status_code == 200 and public.json()["status"] == "finished"
+            assert "Revoked" in ann.run("watch-link", "--revoke", link["id"]).stdout
+            assert requests.get(f"{server}/games/{game_id}/public", timeout=10,
+                                headers={"Authorization": f"Bearer {link['key']}"}).status_code == 401
+            offered = ann.json("rematch")
+            assert offered["to"] == "House" and offered["rematch_of"] == game_id
+            while len(ann.json("games")["games"]) < 2:  # the house bot accepts rematches from its stream
+                assert bot.poll() is None, (tmp_path / "house.log").read_text()
+            again = ann.json("rematch", "-g", game_id)
+            assert again["status"] == "accepted" and again["game_id"] in stored(ann)["games"]
+        finally:
+            bot.terminate()
+            bot.wait()
+    log = (tmp_path / "house.log").read_text()
+    assert "Traceback" not in log and f"game={game_id[:8]}" in log
