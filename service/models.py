@@ -100,6 +100,26 @@ class Deal(db.Model):
     __table_args__ = (UniqueConstraint("game_id", "hand"),)
 
 
+class KnockDeck(db.Model):
+    """Oklahoma's second deck (rules knock_card: second_deck): hands 1-52 turn deck 1's cards in
+    order as their knock cards, hands 53-104 deck 2's, ... Committed to when first used, revealed
+    when the match is over (or, for a used-up deck, when the next one starts): until then its
+    order would tell the players the knock cards to come."""
+
+    __tablename__ = "knock_decks"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), nullable=False)
+    number: Mapped[int] = mapped_column(Integer, nullable=False)  # 1, 2, ...
+    deck: Mapped[list] = mapped_column(JSON, nullable=False)  # 52 card strings, index 0 turned first
+    salt: Mapped[str] = mapped_column(String(64), nullable=False)
+    commitment: Mapped[str] = mapped_column(String(64), nullable=False)
+    revealed: Mapped[bool] = mapped_column(default=False, nullable=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, nullable=False)
+
+    __table_args__ = (UniqueConstraint("game_id", "number"),)
+
+
 class IdempotencyRecord(db.Model):
     """The first answer to an action sent with an Idempotency-Key, replayed for retries."""
 
@@ -123,3 +143,4 @@ class IdempotencyRecord(db.Model):
 from .notify import models as notify_models  # noqa: E402,F401
 from .access import models as access_models  # noqa: E402,F401
 from .players import models as player_models  # noqa: E402,F401
+from .series import models as series_models  # noqa: E402,F401

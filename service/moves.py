@@ -30,7 +30,7 @@ from types import SimpleNamespace
 from sqlalchemy import and_, bindparam, case, exists, func, literal_column, select, update
 from sqlalchemy.orm.exc import StaleDataError
 
-from . import deadlines, deals, store, wakeup
+from . import deadlines, deals, second_deck, store, wakeup
 from .errors import Problem, invalid_token
 from .extensions import db
 from .models import Game, IdempotencyRecord
@@ -151,7 +151,9 @@ def play(row, body) -> tuple[int, dict, str]:
     """Apply the action for the row's seat and record it with everything that follows (as
     store.play does). Returns the new version, the seat's new view and its JSON text."""
     if row.state is None:
-        raise Problem("game-not-started", "the game starts when the second player joins with the invite code")
+        raise Problem("game-not-started", "the game starts when every seat is taken with its invite code")
+    if store.is_table_state(row.state):  # three or four seats: the store's path (table_games.py)
+        return store.play_table(row.id, row.seat, body)
     match, seat, moment = Match.from_dict(row.state), row.seat, deadlines.now()
     if isinstance(body, dict) and body.get("type") == "claim_timeout" and len(body) == 1:
         events = deadlines.claim_timeout(row.id, match, seat, moment)
@@ -163,8 +165,11 @@ def play(row, body) -> tuple[int, dict, str]:
     commitment = row.latest_commitment if row.latest_hand == match.hand_number else None
     if match.needs_deal or match.is_over:  # the hand is over: its deck is shown to both
         revealed += [tuple(d) for d in connection.execute(_REVEAL_DEAL, {"game": row.id, "ended_hand": match.hand_number})]
+    knock_decks = second_deck.uses_second_deck(match.rules)
+    if knock_decks and match.is_over:
+        second_deck.reveal_all(row.id)
     rows = store.event_rows(row.id, row.last_seq or 0, events, action=body)
-    for hand, deck, salt, dealt in store.deal_until_playable(match):  # more than one after a misdeal
+    for hand, deck, salt, dealt in store.deal_until_playable(match, row.id):  # more than one after a misdeal
         commitment = deals.commitment(salt, deck)
         connection.execute(_INSERT_DEAL, {"game_id": row.id, "hand": hand, "deck": deck, "salt": salt,
                                           "commitment": commitment, "revealed": hand != match.hand_number,
@@ -191,6 +196,8 @@ def play(row, body) -> tuple[int, dict, str]:
             deadline = deadlines.deadline_of(row.id)
 
     common = store.envelope(row.id, version, status, [(0, row.name0), (1, row.name1)], deadline, commitment, revealed)
+    if knock_decks:
+        common.update(second_deck.view_part(row.id))
     views = {each: {**common, **match.view(each)} for each in (0, 1)}
     texts = {each: store.view_text(view) for each, view in views.items()}
     if hooks:

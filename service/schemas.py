@@ -359,6 +359,15 @@ class RevealedDealSchema(ma.Schema):
                           **_doc("hex(sha256(salt + ':' + ' '.join(deck))), as shown when dealt"))
 
 
+class RevealedKnockDeckSchema(ma.Schema):
+    number = f.Integer(required=True, **_doc("1 for hands 1-52, 2 for hands 53-104, ..."))
+    deck = f.List(Card(), required=True, validate=v.Length(52, 52),
+                  **_doc("The second deck in the order turned: hand h's knock card is card (h - 1) mod 52"))
+    salt = f.String(required=True, validate=v.Regexp("^[0-9a-f]{64}$"), **_doc("64 hex digits"))
+    commitment = f.String(required=True, validate=v.Regexp("^[0-9a-f]{64}$"),
+                          **_doc("hex(sha256(salt + ':' + ' '.join(deck))), as shown when first used"))
+
+
 class Documented(f.Raw):
     """Dumped unchanged (the engine's JSON is already the answer), documented as `schema`."""
 
@@ -385,6 +394,11 @@ class GameViewSchema(ma.Schema):
                                **_doc("SHA-256 commitment to the current hand's deck order"))
     revealed_deals = f.List(f.Nested(RevealedDealSchema), required=True,
                             **_doc("Deck order and salt of every finished hand"))
+    knock_deck_commitment = f.String(allow_none=True, validate=v.Regexp("^[0-9a-f]{64}$"), **_doc(
+        "knock_card second_deck only: the commitment to the second deck in use (same recipe as "
+        "deal_commitment); null once the match is over and every deck is revealed"))
+    revealed_knock_decks = f.List(f.Nested(RevealedKnockDeckSchema), **_doc(
+        "knock_card second_deck only: each second deck whose cards are all turned or whose match is over"))
     seat = seat_field("The caller's seat", required=True)
     phase = f.String(required=True, validate=v.OneOf(PHASES))
     to_move = seat_field("The seat to move; null between hands and once the match is over",
@@ -398,6 +412,8 @@ class GameViewSchema(ma.Schema):
     discard_pile = cards("Bottom to top")
     stock_count = f.Integer(required=True)
     knock_limit = f.Integer(required=True)
+    knock_card = Card(metadata={"description": "knock_card second_deck only: this hand's card from the second "
+                                              "deck, which sets the knock limit (and a spade doubles the hand)"})
     multiplier = f.Integer(required=True, **_doc("2 for an Oklahoma spade hand, else 1"))
     legal_actions = Documented({"type": "array", "items": ref("Action")}, required=True,
                                metadata={"description": "Each postable unchanged to /actions (resign is "
@@ -486,9 +502,11 @@ class DealEventSchema(EventBase):
     """A hand was dealt."""
     type = event_type("deal")
     dealer = seat_field(required=True)
-    upcard = Card(required=True, metadata={"description": "The first card of the discard pile"})
+    upcard = Card(required=True, allow_none=True, metadata={
+        "description": "The first card of the discard pile; null with a second-deck knock card (no upcard)"})
+    knock_card = Card(metadata={"description": "knock_card second_deck only: the card turned from the second deck"})
     stock_count = f.Integer(required=True)
-    knock_limit = f.Integer(required=True, **_doc("This hand's (Oklahoma: the upcard's value)"))
+    knock_limit = f.Integer(required=True, **_doc("This hand's (Oklahoma: the upcard's value, or the knock card's)"))
     cards = f.Nested(SeatCardsSchema, required=True,
                      **_doc("The cards dealt: your own; the opponent's once the hand is over"))
 

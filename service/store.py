@@ -22,7 +22,7 @@ from sqlalchemy.orm import contains_eager
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.exc import StaleDataError
 
-from . import deadlines, deals, wakeup
+from . import deadlines, deals, second_deck, wakeup
 from .access.models import SeatToken
 from .database import begin_read_only
 from .errors import Problem, invalid_token
@@ -30,6 +30,7 @@ from .extensions import db
 from .models import Deal, Event, Game, IdempotencyRecord, Seat, utcnow
 from .players.models import Player, PlayerSeat
 from .rules import InvalidRules, Match, Rules, action_from_dict, redact_event
+from .table_games import TableGame, is_table_state, redact_table_event
 from .tokens import hash_secret, new_game_id, new_invite_code, new_token
 
 WAITING, ACTIVE, FINISHED = "waiting_for_opponent", "active", "finished"
@@ -127,14 +128,17 @@ def read_seat(game_id: str, token: str) -> tuple[Game, int]:
     return row[0], row[1]
 
 
-def load_match(game: Game) -> Match | None:
-    return Match.from_dict(game.state) if game.state is not None else None
+def load_match(game: Game) -> Match | TableGame | None:
+    """The game's match: a `Match` for two seats, a `TableGame` for three or four (table_games.py)."""
+    if game.state is None:
+        return None
+    return TableGame.from_dict(game.state) if is_table_state(game.state) else Match.from_dict(game.state)
 
 
 def started_match(game: Game) -> Match:
     match = load_match(game)
     if match is None:
-        raise Problem("game-not-started", "the game starts when the second player joins with the invite code")
+        raise Problem("game-not-started", "the game starts when every seat is taken with its invite code")
     return match
 
 
@@ -142,39 +146,64 @@ def started_match(game: Game) -> Match:
 
 def create_game(rules: Rules, name: str, move_time_hours: int | None = deadlines.DEFAULT_MOVE_TIME_HOURS
                 ) -> tuple[Game, str, str]:
-    """A new game with the creator in seat 0; returns it, the creator's token and the invite code."""
-    if rules.knock_card == "second_deck":  # the knock card's own deck is not committed to yet
-        raise InvalidRules("knock_card", "knock_card second_deck is not offered by this service yet: "
-                                         "use the upcard (knock_card: upcard)")
-    token, invite = new_token(), new_invite_code()
+    """A new two-seat game with the creator in seat 0; returns it, the creator's token and the invite code."""
+    game, token, invites = open_game(rules, name, 2, move_time_hours)
+    return game, token, invites[1]
+
+
+def open_game(rules: Rules, name: str, seats: int = 2,
+              move_time_hours: int | None = deadlines.DEFAULT_MOVE_TIME_HOURS) -> tuple[Game, str, dict[int, str]]:
+    """A new game of `seats` seats (2, 3 or 4) with the creator in seat 0; returns it, the
+    creator's token and an invite code per other seat ({seat: code}): each opens its own seat."""
+    if seats > 2:
+        if rules.knock_card == "second_deck":  # its knock decks are numbered by hand: two seats only
+            raise InvalidRules("knock_card", "a second-deck knock card is offered for two seats only")
+        TableGame.new(rules, seats)  # what a table refuses (Mahjong gin), refused before anything is stored
+    token, invites = new_token(), {seat: new_invite_code() for seat in range(1, seats)}
     game = Game(id=new_game_id(), status=WAITING, rules=rules.to_dict(), state=None)
-    game.seats = [Seat(seat=0, name=name, token_hash=hash_secret(token), joined_at=utcnow()),
-                  Seat(seat=1, invite_hash=hash_secret(invite))]
+    game.seats = [Seat(seat=0, name=name, token_hash=hash_secret(token), joined_at=utcnow())] + [
+        Seat(seat=seat, invite_hash=hash_secret(invite)) for seat, invite in invites.items()]
     db.session.add(game)
     db.session.flush()
     deadlines.start_clock(game.id, move_time_hours)
-    return game, token, invite
+    return game, token, invites
 
 
 def join_game(game_id: str, invite_code: str, name: str, first_dealer: int | None = None
               ) -> tuple[Game, Match, str]:
-    """Seat 1 takes its place with the invite code, and the first hand is dealt (by `first_dealer`,
-    else a seat drawn at random: a rematch gives the first deal to the other side)."""
+    """Seat 1 of a two-seat game takes its place with the invite code (see take_seat)."""
+    game, match, token, _seat = take_seat(game_id, invite_code, name, first_dealer)
+    return game, match, token
+
+
+def take_seat(game_id: str, invite_code: str, name: str, first_dealer: int | None = None
+              ) -> tuple[Game, Match | TableGame | None, str, int]:
+    """The seat the invite code opens is taken; when that was the last free seat the first hand is
+    dealt (by `first_dealer`, else a seat drawn at random: a rematch gives the first deal to the
+    other side). Returns the game, its match (None while seats are free), the token and the seat."""
     game = db.session.execute(select(Game).where(Game.id == game_id).with_for_update()).scalar() \
         if could_be_game_id(game_id) else None
-    seat = game.seats[1] if game is not None else None
-    if seat is None or not hmac.compare_digest(seat.invite_hash or "", hash_secret(invite_code)):
+    hashed = hash_secret(invite_code)
+    seat = next((s for s in (game.seats[1:] if game is not None else [])
+                 if hmac.compare_digest(s.invite_hash or "", hashed)), None)
+    if seat is None:
         raise Problem("invalid-invite", "this invite code does not open a seat in this game")
     if seat.joined_at is not None:  # not the token: a seat may have revoked its first token
-        raise Problem("game-full", "both seats of this game are taken: an invite code works once")
+        raise Problem("game-full", "this invite's seat is taken already: an invite code works once")
     token = new_token()
     seat.name, seat.token_hash, seat.joined_at = name, hash_secret(token), utcnow()
-    match = Match.new(Rules.from_dict(game.rules),
-                      first_dealer=secrets.randbelow(2) if first_dealer is None else first_dealer)
+    if any(s.joined_at is None for s in game.seats):  # seats still free: the deal waits for them
+        game.updated_at = utcnow()  # a change of the game's row: its version (the ETag) moves on
+        db.session.flush()
+        return game, None, token, seat.seat
+    rules = Rules.from_dict(game.rules)
+    first_dealer = secrets.randbelow(2) if first_dealer is None else first_dealer
+    match = TableGame.new(rules, len(game.seats), first_dealer) if len(game.seats) > 2 \
+        else Match.new(rules, first_dealer=first_dealer)
     recorded = _append_events(game, _deal(game, match))
     _save(game, match)
     after_change(game, match, None, recorded)  # the first turn's clock and mails
-    return game, match, token
+    return game, match, token, seat.seat
 
 
 # -- recording actions -------------------------------------------------------------------
@@ -187,9 +216,13 @@ def record_action(game: Game, match: Match, seat: int, action: dict, events: lis
     for the outbox, the next move deadline and both seats' stored views belong here. Returns
     the views' JSON texts by seat.
     """
-    if match.needs_deal or match.is_over:
-        db.session.execute(update(Deal).where(Deal.game_id == game.id, Deal.hand == match.hand_number)
+    ended = match.take_ended() if isinstance(match, TableGame) else \
+        [match.hand_number] if match.needs_deal or match.is_over else []
+    if ended:  # those hands are over: their decks are shown to every seat
+        db.session.execute(update(Deal).where(Deal.game_id == game.id, Deal.hand.in_(ended))
                            .values(revealed=True))
+    if match.is_over and second_deck.uses_second_deck(match.rules):
+        second_deck.reveal_all(game.id)
     recorded = _append_events(game, events, action=action)
     if match.needs_deal:
         recorded += _append_events(game, _deal(game, match))
@@ -216,21 +249,37 @@ def play(game: Game, seat: int, body) -> dict[int, str]:
     return record_action(game, match, seat, body, events)
 
 
-def deal_until_playable(match: Match) -> list[tuple[int, list[str], str, list[dict]]]:
+def play_table(game_id: str, seat: int, body) -> tuple[int, dict, str]:
+    """A move at a table of three or four seats, for the move path (moves.py), on the game it
+    locked: the store's path, every seat's view stored. Returns the version, the seat's view and
+    its JSON text."""
+    game = db.session.get(Game, game_id, populate_existing=True)
+    text = play(game, seat, body)[seat]
+    return game.version, json.loads(text), text
+
+
+def deal_until_playable(match: Match, game_id: str | None = None) -> list[tuple[int, list[str], str, list[dict]]]:
     """Deal (hand number, deck, salt, events) until a hand is under way: a misdeal (a dealt hand
-    that could knock, where the rules say so) voids the hand and asks for the next deal at once."""
+    that could knock, where the rules say so) voids the hand and asks for the next deal at once.
+    With a second-deck knock card, each hand's comes from the game's own (service/second_deck.py)."""
     dealt = []
     while match.needs_deal:
         deck, salt = deals.shuffled_deck(), deals.new_salt()
-        dealt.append((match.hand_number + 1, deck, salt, match.deal(deck)))
+        if isinstance(match, TableGame):  # each board waiting for cards, from a deck of its own
+            hand, events = match.deal_next(deck)
+            dealt.append((hand, deck, salt, events))
+            continue
+        knock = second_deck.knock_card(game_id, match.hand_number + 1) \
+            if second_deck.uses_second_deck(match.rules) else None
+        dealt.append((match.hand_number + 1, deck, salt, match.deal(deck, knock)))
     return dealt
 
 
 def _deal(game: Game, match: Match) -> list[dict]:
     events = []
-    for hand, deck, salt, dealt in deal_until_playable(match):
+    for hand, deck, salt, dealt in deal_until_playable(match, game.id):
         db.session.add(Deal(game_id=game.id, hand=hand, deck=deck, salt=salt, commitment=deals.commitment(salt, deck),
-                            revealed=hand != match.hand_number))  # a misdealt hand is over: shown at once
+                            revealed=over_already(match, hand)))  # a misdealt hand is over: shown at once
         events += dealt
     return events
 
@@ -307,20 +356,33 @@ def view_for(game: Game, seat: int, match: Match | None) -> dict:
     return views_for(game, match, seats=(seat,))[seat]
 
 
+def over_already(match: Match | TableGame, hand: int) -> bool:
+    """Whether the hand just dealt is over already (a misdeal: voided as it was dealt)."""
+    return match.dealt_over(hand) if isinstance(match, TableGame) else hand != match.hand_number
+
+
 _DEALS = (select(_deals.c.hand, _deals.c.deck, _deals.c.salt, _deals.c.commitment, _deals.c.revealed)
           .where(_deals.c.game_id == bindparam("game")).order_by(_deals.c.hand))
 _NAMES = select(_seats.c.seat, _seats.c.name).where(_seats.c.game_id == bindparam("game")).order_by(_seats.c.seat)
 
 
-def views_for(game: Game, match: Match | None, seats=(0, 1)) -> dict[int, dict]:
-    """The views of `seats`, sharing one read of the deals, the seats and the clock."""
+def views_for(game: Game, match: Match | TableGame | None, seats=None) -> dict[int, dict]:
+    """The views of `seats` (default: every seat), sharing one read of the deals, the seats and the clock."""
     connection = db.session.connection()
     game_deals = connection.execute(_DEALS, {"game": game.id}).all()
-    current = next((d for d in game_deals if match and d.hand == match.hand_number), None)
     names = connection.execute(_NAMES, {"game": game.id}).all()
+    seats = [seat for seat, _ in names] if seats is None else seats
+    table = isinstance(match, TableGame) or (match is None and len(names) > 2)
+    current = next((d for d in game_deals if match and not table and d.hand == match.hand_number), None)
     common = envelope(game.id, game.version, game.status, names, deadlines.deadline_of(game.id),
                       current.commitment if current else None,
                       [(d.hand, d.deck, d.salt, d.commitment) for d in game_deals if d.revealed])
+    if second_deck.uses_second_deck(game.rules):
+        common.update(second_deck.view_part(game.id))
+    if table:  # each board's deal has its own commitment, in the board's public part
+        commitments = {d.hand: d.commitment for d in game_deals if not d.revealed}
+        shown = match or TableGame.new(Rules.from_dict(game.rules), len(names))  # not dealt yet: as it will start
+        return {seat: {**common, **shown.view(seat, commitments)} for seat in seats}
     if match is None:
         # Not dealt yet: the view of an empty match, with no dealer (chosen when seat 1 joins).
         empty = Match.new(Rules.from_dict(game.rules), 0)
@@ -395,8 +457,9 @@ def events_page(game: Game, seat: int, after: int, limit: int) -> dict:
     revealed = set(db.session.execute(select(Deal.hand).where(Deal.game_id == game.id,
                                                               Deal.revealed)).scalars())
     page = rows[:limit]
+    redact = redact_table_event if is_table_state(game.state) else redact_event  # a table's: per board
     return {
-        "events": [{"seq": row.seq, **redact_event(row.payload, seat, reveal_all=row.hand in revealed)}
+        "events": [{"seq": row.seq, **redact(row.payload, seat, reveal_all=row.hand in revealed)}
                    for row in page],
         "next_after": page[-1].seq if len(rows) > limit else None,
     }

@@ -37,9 +37,3 @@ def test_a_misdeal_is_dealt_again_and_play_goes_on(client, monkeypatch):
     moved = client.post(f"/games/{game['id']}/actions", json={"type": "pass"},
                         headers=auth(game["tokens"][seen["to_move"]]))
     assert moved.status_code == 200
-
-
-def test_a_second_deck_knock_card_is_refused_by_the_service(client):
-    answer = client.post("/games", json={"name": "Ann", "rules": {"preset": "wikipedia_oklahoma_match_play"}})
-    assert answer.status_code == 422 and answer.get_json()["code"] == "invalid-option"
-    assert answer.get_json()["option"] == "knock_card"

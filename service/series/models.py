@@ -1,0 +1,42 @@
+"""Tables of series: the parent record, and the games it links in order. service/models.py imports
+this module so that migrations see them."""
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import JSON, DateTime, ForeignKey, Index, Integer, String, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column
+
+from ..extensions import db
+
+
+class SeriesRecord(db.Model):
+    """A series between two players: offered by one, accepted by the other, then played game after
+    game (each made when the one before ends) until the engine's Series says it is decided."""
+
+    __tablename__ = "series"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)  # random, URL-safe
+    status: Mapped[str] = mapped_column(String(12), nullable=False)  # offered|playing|decided|declined
+    offered_by: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), nullable=False)
+    opponent_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), nullable=False)
+    # The engine's Series.to_dict(): players (by name, offerer first), format, rules, results so far.
+    record: Mapped[dict] = mapped_column(JSON, nullable=False)
+    move_time_hours: Mapped[int | None] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+
+    __table_args__ = (Index("ix_series_opponent_id_status", "opponent_id", "status"),)
+
+
+class SeriesGame(db.Model):
+    """A game of a series, numbered 1, 2, ... in the order played. The game's end records its
+    result in the series (a store.on_change hook, in the same transaction)."""
+
+    __tablename__ = "series_games"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    series_id: Mapped[str] = mapped_column(ForeignKey("series.id", ondelete="CASCADE"), nullable=False)
+    number: Mapped[int] = mapped_column(Integer, nullable=False)
+
+    __table_args__ = (UniqueConstraint("series_id", "number"),)
