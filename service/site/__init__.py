@@ -30,6 +30,18 @@ def my_games():
     return render_template("my_games.html")
 
 
+@site.route("/player", methods=["GET"])
+def player():
+    """Sign in with a player token (kept in the browser), my games, challenges, the computer."""
+    return render_template("player.html")
+
+
+@site.route("/watch/<game_id>", methods=["GET"])
+def watch(game_id):
+    """A watch link's page: /watch/<game>#key=<watch key>; the table, never a hand in play."""
+    return render_template("watch.html", game_id=_game_id(game_id))
+
+
 @site.route("/join/<game_id>", methods=["GET"])
 def join(game_id):
     return render_template("join.html", game_id=_game_id(game_id))

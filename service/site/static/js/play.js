@@ -5,8 +5,10 @@ import { $ } from "./dom.js";
 import { renderHandEnd } from "./hand_end.js";
 import { renderHistory } from "./history.js";
 import { openKnockDialog } from "./knock.js";
+import { seatFromPlayer } from "./player.js";
 import { getSeat, forgetSeat, saveSeat, takeFragment } from "./seats.js";
 import { setUpSettings } from "./settings.js";
+import { setUpExtras } from "./table_extras.js";
 import { renderSheet } from "./sheet.js";
 import { moveButtons, names, renderHand, renderHeading, renderMiddle, renderOpponent, statusText } from "./table.js";
 
@@ -17,6 +19,7 @@ let view = null;
 let events = [];
 let taken = null;  // the card this seat just took from the pile (it may not discard it this turn)
 let stopped = false;
+let extras = () => {};  // rematch and watch links, set up once the seat is known
 
 const notice = (text) => { $("notice").textContent = text; };
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -76,6 +79,7 @@ function render(next) {
     if (again) again.focus();
     else if (focused.startsWith("move-") || focused.startsWith("card-")) ($("moves").querySelector("button") || $("hand-groups").querySelector("button"))?.focus();
   }
+  extras(view);
   loadEvents();
 }
 
@@ -230,7 +234,8 @@ async function waitForChanges() {
     } catch (error) {
       if (error.code === "invalid-token") {
         forgetSeat(gameId);
-        return showNoSeat("The key this browser held for the seat no longer works (it was revoked).");
+        return showNoSeat(seat.player ? "Your player holds no seat in this game (or signed in again with a new token)."
+          : "The key this browser held for the seat no longer works (it was revoked).");
       }
       const connection = $("connection");
       const why = error.name === "AbortError" ? "This device is offline." : describe(error);
@@ -246,12 +251,14 @@ async function waitForChanges() {
 async function start() {
   await openFromFragment();
   if (stopped) return;
+  if (!seat || !seat.token) seat = seatFromPlayer(gameId);  // a game of the signed-in player's
   if (!seat || !seat.token) return showNoSeat("");
   $("order-toggle").setAttribute("aria-pressed", String(Boolean(seat.order)));
   setUpSettings({
     gameId, act, token: () => seat.token,
     signedOut: () => { forgetSeat(gameId); showNoSeat("You revoked this browser's key to the seat."); },
   });
+  extras = setUpExtras({ gameId, token: () => seat.token });
   waitForChanges();
 }
 

@@ -1,0 +1,116 @@
+// The seat page's extras for a game between players, and for any seat: a watch link to share
+// (create, copy, revoke) and, when the match is over, a rematch to offer or answer.
+import { call, describe } from "./api.js";
+import { $, el } from "./dom.js";
+import { signedIn } from "./player.js";
+
+const REMATCH_POLL_MS = 4000;  // an offer changes no game: look for one now and then at the match's end
+
+export function setUpExtras({ gameId, token }) {
+  const auth = () => ({ token: token() });
+  let watchShown = false;
+  let rematchTimer = null;
+  let rematchStarted = false;
+
+  async function listLinks() {
+    try {
+      const { data } = await call("GET", `/games/${gameId}/watch-links`, auth());
+      $("watch-links").replaceChildren(...data.links.map((link) => el("li", { dataset: { linkId: link.id } },
+        `Watch link ${link.id}, made ${new Date(link.created_at).toLocaleString()} `,
+        el("button", { type: "button", onclick: () => revoke(link.id) }, "Revoke"))));
+    } catch (error) { $("watch-result").textContent = describe(error); }
+  }
+
+  async function revoke(linkId) {
+    try {
+      await call("DELETE", `/games/${gameId}/watch-links/${linkId}`, auth());
+      $("watch-result").textContent = "Revoked: that link shows nothing any more.";
+      if ($("watch-url").dataset.linkId === linkId) { $("watch-url").value = ""; $("watch-copy-row").hidden = true; }
+    } catch (error) { $("watch-result").textContent = describe(error); }
+    listLinks();
+  }
+
+  $("watch-create").addEventListener("click", async () => {
+    try {
+      const { data } = await call("POST", `/games/${gameId}/watch-links`, auth());
+      // The key rides in the fragment, which browsers never send: the watch page reads it there.
+      $("watch-url").value = `${location.origin}/watch/${gameId}#key=${data.key}`;
+      $("watch-url").dataset.linkId = data.id;
+      $("watch-copy-row").hidden = false;
+      $("watch-result").textContent = "Shown once: copy it now.";
+    } catch (error) { $("watch-result").textContent = describe(error); }
+    listLinks();
+  });
+
+  $("watch-copy").addEventListener("click", async () => {
+    try {
+      await navigator.clipboard.writeText($("watch-url").value);
+      $("watch-result").textContent = "Copied.";
+    } catch {
+      $("watch-url").select();
+      $("watch-result").textContent = "Selected: press Ctrl+C (or ⌘C) to copy.";
+    }
+  });
+
+  async function showRematch() {
+    const player = signedIn();
+    try {
+      const { data } = await call("GET", `/games/${gameId}/rematch`, auth());
+      const offer = data.rematch;
+      const parts = [];
+      if (data.rematch_of) parts.push(el("p", {}, "This game is a rematch of ", el("a", { href: `/play/${data.rematch_of}` }, "the one before"), "."));
+      if (!offer) {
+        parts.push(el("button", { id: "offer-rematch", type: "button", class: "primary", onclick: offerRematch }, "Offer a rematch"));
+      } else if (offer.status === "accepted") {
+        parts.push(el("p", {}, "The rematch is on: ", el("a", { id: "rematch-link", href: `/play/${offer.game_id}` }, "go to the rematch"), "."));
+        stopPolling();
+      } else if (offer.status !== "pending") {
+        parts.push(el("p", {}, `The rematch was ${offer.status}${offer.reason ? ` (${offer.reason})` : ""}.`));
+        stopPolling();
+      } else if (player && offer.to === player.name) {
+        parts.push(el("p", {}, `${offer.from} offers a rematch.`),
+          el("button", { id: "accept-rematch", type: "button", class: "primary", onclick: () => answer(offer, "accept") }, "Accept the rematch"), " ",
+          el("button", { id: "decline-rematch", type: "button", onclick: () => answer(offer, "decline") }, "Decline"));
+      } else {
+        parts.push(el("p", {}, `Rematch offered to ${offer.to}; waiting for an answer.`));
+      }
+      $("rematch-body").replaceChildren(...parts);
+    } catch (error) { $("rematch-body").replaceChildren(el("p", { class: "error" }, describe(error))); }
+  }
+
+  async function offerRematch() {
+    try {
+      await call("POST", `/games/${gameId}/rematch`, auth());
+    } catch (error) { $("rematch-result").textContent = describe(error); }
+    showRematch();
+  }
+
+  async function answer(offer, verb) {
+    const player = signedIn();
+    try {
+      const { data } = await call("POST", `/challenges/${offer.challenge_id}/${verb}`,
+        { token: player.token, body: verb === "decline" ? { reason: "other" } : undefined });
+      if (verb === "accept") return location.assign(`/play/${data.game_id}`);
+    } catch (error) { $("rematch-result").textContent = describe(error); }
+    showRematch();
+  }
+
+  function stopPolling() { if (rematchTimer) { clearInterval(rematchTimer); rematchTimer = null; } }
+
+  // Each new view: the watch panel once the game has both players; the rematch at the match's end
+  // (only between players: a signed-in browser).
+  return function update(view) {
+    if (view.status !== "waiting_for_opponent" && !watchShown) {
+      watchShown = true;
+      $("watch").hidden = false;
+      listLinks();
+    }
+    const over = view.status === "finished" && signedIn() !== null;
+    $("rematch").hidden = !over;
+    if (over && !rematchStarted) {
+      rematchStarted = true;
+      showRematch();
+      rematchTimer = setInterval(showRematch, REMATCH_POLL_MS);
+    }
+  };
+}
