@@ -20,6 +20,7 @@ import requests
 
 from ..conftest import PG_SKIP, ROOT, start_gunicorn, stop_gunicorn
 from ..hardening.torture import database_url
+from ..sse import EventStream
 
 KINDS = ["sqlite", "postgresql"]
 REDIS_URL = "redis://127.0.0.1:6379"
@@ -77,43 +78,14 @@ def move(base: str, game: dict) -> requests.Response:
     return answer
 
 
-class Stream:
-    """A reader of GET /games/{id}/stream in a thread: its events (id, event, data) in a queue,
-    and its comment lines counted."""
+class Stream(EventStream):
+    """A reader of GET /games/{id}/stream."""
 
     def __init__(self, base: str, game: dict, seat: int, last_event_id: int | None = None):
-        headers = bearer(game["tokens"][seat], Accept="text/event-stream")
-        if last_event_id is not None:
-            headers["Last-Event-ID"] = str(last_event_id)
-        self.response = requests.get(f"{base}/games/{game['id']}/stream", headers=headers, stream=True,
-                                     timeout=(5, 60))
-        self.events, self.comments = queue.Queue(), queue.Queue()
-        self.thread = threading.Thread(target=self._read, daemon=True)
-        self.thread.start()
-
-    def _read(self):
-        fields = {}
-        try:
-            for line in self.response.iter_lines(decode_unicode=True):
-                if line == "":
-                    if "data" in fields:
-                        self.events.put({"id": int(fields["id"]), "event": fields["event"],
-                                         "data": json.loads(fields["data"])})
-                    fields = {}
-                elif line.startswith(":"):
-                    self.comments.put(line)
-                else:
-                    name, _, value = line.partition(": ")
-                    fields[name] = value
-        except (requests.RequestException, AttributeError):  # closed by the test
-            pass
-        self.events.put(None)  # the stream ended
+        super().__init__(f"{base}/games/{game['id']}/stream", bearer(game["tokens"][seat]), last_event_id)
 
     def next_event(self, timeout: float = 30) -> dict | None:
         return self.events.get(timeout=timeout)
-
-    def close(self):
-        self.response.close()
 
 
 def test_a_move_on_one_process_wakes_waiters_on_another(pair):

@@ -4,15 +4,12 @@ from the other; events in order, each once; resume after a dropped connection wi
 keep-alives; the waiting caps."""
 from __future__ import annotations
 
-import json
-import queue
-import threading
-
 import pytest
 import requests
 
 from ..api.helpers import choose
 from ..api.test_waiting_live import KINDS, bearer, servers
+from ..sse import EventStream
 
 
 @pytest.fixture(scope="module", params=KINDS)
@@ -23,36 +20,13 @@ def pair(request, tmp_path_factory):
         yield bases
 
 
-class PlayerStream:
-    """A reader of GET /me/stream in a thread: events (id, event, data) and comment lines in queues."""
+class PlayerStream(EventStream):
+    """A reader of GET /me/stream, listening once its first comment has come."""
 
     def __init__(self, base: str, token: str, last_event_id: int | None = None):
-        headers = bearer(token, Accept="text/event-stream")
-        if last_event_id is not None:
-            headers["Last-Event-ID"] = str(last_event_id)
-        self.response = requests.get(f"{base}/me/stream", headers=headers, stream=True, timeout=(5, 60))
+        super().__init__(f"{base}/me/stream", bearer(token), last_event_id)
         assert self.response.status_code == 200, self.response.text
-        self.events, self.comments = queue.Queue(), queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
         assert self.comments.get(timeout=30) == ": connected"  # it is listening from here on
-
-    def _read(self):
-        fields = {}
-        try:
-            for line in self.response.iter_lines(decode_unicode=True):
-                if line == "":
-                    if "data" in fields:
-                        self.events.put({"id": int(fields["id"]), "event": fields["event"],
-                                         "data": json.loads(fields["data"])})
-                    fields = {}
-                elif line.startswith(":"):
-                    self.comments.put(line)
-                else:
-                    name, _, value = line.partition(": ")
-                    fields[name] = value
-        except (requests.RequestException, AttributeError):  # closed by the test
-            pass
-        self.events.put(None)
 
     def take(self, count: int) -> list[dict]:
         return [self.events.get(timeout=30) for _ in range(count)]
@@ -66,8 +40,6 @@ class PlayerStream:
             got.append(event)
         return got
 
-    def close(self):
-        self.response.close()
 
 
 def player(base: str, name: str) -> dict:
