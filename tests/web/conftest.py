@@ -58,7 +58,7 @@ class Site:
 
 @pytest.fixture(scope="session")
 def site(tmp_path_factory):
-    """The service under gunicorn (2 workers x 32 threads, so held long-polls and streams never block a
+    """The service under gunicorn (2 workers x 8 threads, so held long-polls never block a
     move) on a loopback port; BASE_URL is its own address, so mails link back to it."""
     folder = tmp_path_factory.mktemp("web")
     database_url = f"sqlite:///{folder / 'web.sqlite3'}"
@@ -67,14 +67,12 @@ def site(tmp_path_factory):
     port = free_port()
     base_url = f"http://127.0.0.1:{port}"
     env = {**os.environ, "DATABASE_URL": database_url, "BASE_URL": base_url, "MAIL_DOMAIN": MAIL_DOMAIN,
-           "SMTP_HOST": "127.0.0.1", "SMTP_PORT": str(mail.port), "RATELIMIT_ENABLED": "false",
-           # A closed page's player stream (a held thread) is noticed at the next keep-alive.
-           "STREAM_KEEPALIVE_SECONDS": "2"}
+           "SMTP_HOST": "127.0.0.1", "SMTP_PORT": str(mail.port), "RATELIMIT_ENABLED": "false"}
     subprocess.run([sys.executable, "-m", "flask", "--app", "service", "db", "upgrade"],
                    cwd=ROOT, env=env, check=True, capture_output=True)
     with open(folder / "gunicorn.log", "ab") as log:
         process = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "--workers", "2", "--worker-class", "gthread", "--threads", "32",
+            [sys.executable, "-m", "gunicorn", "--workers", "2", "--worker-class", "gthread", "--threads", "8",
              "--bind", f"127.0.0.1:{port}", "service:create_app()"], cwd=ROOT, env=env, stdout=log, stderr=log)
     try:
         _wait_until_up(process, base_url)

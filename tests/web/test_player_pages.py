@@ -2,7 +2,8 @@
 the browser (and make a player), my games from the server, a challenge made in one browser and
 accepted in another, declined and cancelled ones, a rematch at the match's end, playing the
 computer (the Procfile's house bot running), and a watch link whose page never shows a hand in play.
-No secret ever travels in a requested URL."""
+No secret ever travels in a requested URL. Served as the Procfile serves it (gevent workers), on
+both databases."""
 from __future__ import annotations
 
 import os
@@ -10,11 +11,23 @@ import subprocess
 import sys
 import uuid
 
+from types import SimpleNamespace
+
+import pytest
 import requests
 
+from tests.api.test_waiting_live import KINDS, servers
 from tests.conftest import ROOT
 
 from .test_browser import Traffic, wait_until
+
+
+@pytest.fixture(scope="module", params=KINDS)
+def site(request, tmp_path_factory):
+    """The service on a fresh database of each kind; a closed page's stream ends at the next keep-alive."""
+    with servers(request.param, tmp_path_factory.mktemp(f"player-pages-{request.param}"), count=1,
+                 env={"STREAM_KEEPALIVE_SECONDS": "2"}) as (_, (base_url,)):
+        yield SimpleNamespace(base_url=base_url)
 
 
 def unique(name: str) -> str:
