@@ -9,8 +9,8 @@ import { $, el, timeLeft } from "./dom.js";
 const gameId = document.body.dataset.gameId;
 const key = new URLSearchParams(location.hash.slice(1)).get("key");
 const POLL_MS = 3000;
-const PHASES = { awaiting_deal: "waiting for the deal", upcard_offer: "the upcard is offered", draw: "to draw",
-                 discard: "to discard", last_discard_offer: "the last discard is offered", match_over: "the match is over" };
+const PHASES = { awaiting_deal: "to deal", upcard_offer: "to take or pass the upcard", draw: "to draw",
+                 discard: "to discard", last_discard_offer: "to take or pass the last discard" };
 const RESULTS = { gin: "went gin", big_gin: "declared Big Gin", undercut: "knocked and was undercut",
                   tie: "knocked: a tie", knock: "knocked" };
 
