@@ -22,6 +22,7 @@ gin.py (or alone, for a bot). What it does for you:
 from __future__ import annotations
 
 import json
+import socket
 import threading
 import time
 import uuid
@@ -375,6 +376,19 @@ def views(api: "Api", game_id: str, version: int | None = None, *, wait: int = 3
             delay = min(delay * 2, max_delay)
 
 
+def _hang_up(response: requests.Response) -> None:
+    """End a stream another thread is reading: shutting the socket down wakes a read blocked on it
+    at once (closing alone would leave it waiting for the next keep-alive)."""
+    connection = getattr(response.raw, "connection", None)
+    sock = getattr(connection, "sock", None)
+    try:
+        if sock is not None:
+            sock.shutdown(socket.SHUT_RDWR)
+    except OSError:
+        pass
+    response.close()
+
+
 def player_events(api: "Api", last_event_id: int | None = None, until: float | None = None,
                   on_open: Callable[[], None] | None = None) -> Iterator[dict]:
     """The player's stream (GET /me/stream, the player token in `api`): each event as a dict with
@@ -398,7 +412,7 @@ def player_events(api: "Api", last_event_id: int | None = None, until: float | N
                 if not opened and on_open is not None:
                     on_open()  # the stream's start was fixed when the server answered
                 opened, delay = True, 1.0
-                timer = threading.Timer(max(0.0, until - time.monotonic()), response.close) if until else None
+                timer = threading.Timer(max(0.0, until - time.monotonic()), _hang_up, (response,)) if until else None
                 if timer is not None:
                     timer.daemon = True
                     timer.start()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 import uuid
 
 import pytest
@@ -153,6 +154,7 @@ def test_gin_new_vs_bot_is_accepted_by_the_house_bot_and_played_out(kind, tmp_pa
         try:
             while requests.get(f"{server}/house-bot", timeout=10).status_code != 200:
                 assert bot.poll() is None, (tmp_path / "house.log").read_text()
+                time.sleep(0.05)
             ann = person(copied_client, tmp_path, server, "ann")
             ann.run("register", "Ann")
             started = ann.run("new", "--vs-bot", "--option", "target=10", "--move-hours", "none", "--plain")
@@ -177,6 +179,7 @@ def test_gin_new_vs_bot_is_accepted_by_the_house_bot_and_played_out(kind, tmp_pa
             assert offered["to"] == "House" and offered["rematch_of"] == game_id
             while len(ann.json("games")["games"]) < 2:  # the house bot accepts rematches from its stream
                 assert bot.poll() is None, (tmp_path / "house.log").read_text()
+                time.sleep(0.05)
             again = ann.json("rematch", "-g", game_id)
             assert again["status"] == "accepted" and again["game_id"] in stored(ann)["games"]
         finally:
@@ -184,3 +187,29 @@ def test_gin_new_vs_bot_is_accepted_by_the_house_bot_and_played_out(kind, tmp_pa
             bot.wait()
     log = (tmp_path / "house.log").read_text()
     assert "Traceback" not in log and f"game={game_id[:8]}" in log
+
+
+def test_challenge_wait_unanswered_is_withdrawn_and_declined_says_why(tmp_path, copied_client, gin_server):
+    ann = person(copied_client, tmp_path, gin_server, "ann")
+    ann.run("register", unique("Ann"))
+    token = stored(ann)["players"][gin_server]["token"]
+    quiet = unique("Quiet")
+    requests.post(f"{gin_server}/players", json={"name": quiet}, timeout=10)
+    unanswered = ann.run("challenge", quiet, "--wait", "1", check=gin.EXIT_ERROR)
+    assert "[challenge-unanswered]" in unanswered.stderr and "withdrawn" in unanswered.stderr
+    assert pending(gin_server, token)["mine"] == [] and stored(ann)["games"] == {}
+    picky = unique("Picky")
+    bot = subprocess.Popen([sys.executable, str(ROOT / "client" / "account_bot.py"), "--server", gin_server,
+                            "--token-file", str(tmp_path / "picky.token"), "--register", picky, "--presets", "standard"],
+                           stdout=open(tmp_path / "picky.log", "w"), stderr=subprocess.STDOUT)
+    try:
+        while not (tmp_path / "picky.token").exists():
+            assert bot.poll() is None, (tmp_path / "picky.log").read_text()
+            time.sleep(0.05)
+        declined = ann.run("challenge", picky, "--preset", "oklahoma", "--wait", "30", check=gin.EXIT_RULES)
+        assert "[challenge-declined]" in declined.stderr and "(reason: rules)" in declined.stderr
+        accepted = ann.run("challenge", picky, "--option", "target=10", "--wait", "30", "--plain")
+        assert f"{picky} accepted. Game" in accepted.stdout and len(stored(ann)["games"]) == 1
+    finally:
+        bot.terminate()
+        bot.wait()
