@@ -157,6 +157,15 @@ def test_a_challenge_made_in_one_browser_is_accepted_in_another_and_both_play_it
     rematch_id = bob.url.rsplit("/", 1)[1]
     wait_until(lambda: ann.locator("#rematch-link").is_visible(), "the rematch link on Ann's page")
     assert ann.locator("#rematch-link").get_attribute("href") == f"/play/{rematch_id}"
+
+    # Signing out forgets the seats the player token opened in this browser.
+    assert ann.evaluate("Object.values(JSON.parse(localStorage['gin.seats.v1'])).filter(s => s.player).length") >= 1
+    ann.goto(f"{site.base_url}/player")
+    ann.click("#sign-out")
+    wait_until(lambda: ann.locator("#signed-out").is_visible(), "signed out")
+    assert ann.evaluate("Object.values(JSON.parse(localStorage['gin.seats.v1'])).filter(s => s.player).length") == 0
+    ann.goto(f"{site.base_url}/play/{game_id}")
+    wait_until(lambda: ann.locator("#no-seat").is_visible(), "no seat once signed out")
     no_secret_in_urls(traffic, set(tokens))
 
 
