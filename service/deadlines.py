@@ -118,10 +118,10 @@ def claim_timeout(game_id: str, match, seat: int, moment: datetime) -> list[dict
     clock = clock_of(game_id)
     if clock is None or clock.move_time_hours is None:
         raise IllegalAction("no-deadline", "this game has no move time, so there is nothing to claim")
-    late = match.to_move
-    if late is None or late == seat:
-        raise IllegalAction("cannot-claim-own-turn", "only the waiting player may claim on time, "
-                            "and it is your move")
+    late = match.to_move  # at a table: the seat the clock is on (table_games.TableGame.to_move)
+    if late is None or late == seat or seat in getattr(match, "partners_of", lambda _: ())(late):
+        raise IllegalAction("cannot-claim-own-turn", "only a waiting opponent may claim on time, "
+                            "and it is your (or your partner's) move")
     deadline = as_utc(clock.deadline_at)
     if deadline is None or moment <= deadline:
         raise IllegalAction("deadline-not-passed",

@@ -16,8 +16,8 @@ from .notify import contacts
 from .notify.schemas import WaitQuerySchema
 from .rules import Rules
 from .contract import ref
-from .schemas import (CreatedGameSchema, CreateGameSchema, EventsPageSchema, EventsQuerySchema, GameViewSchema,
-                      JoinedGameSchema, JoinGameSchema, VIEW_EXAMPLE, action_errors)
+from .schemas import (VIEW_DOC, VIEW_EXAMPLE, CreatedGameSchema, CreateGameSchema, EventsPageSchema,
+                      EventsQuerySchema, JoinedGameSchema, JoinGameSchema, action_errors)
 
 games = Blueprint("games", __name__, description="Games, seats, moves and history")
 
@@ -84,13 +84,16 @@ def links(game_id: str) -> dict:
 @problems(games, "malformed-json", "payload-too-large", "unsupported-media-type", "validation-error",
           "invalid-option", "too-many-confirmations", "too-many-invitations", "invitation-refused")
 def create_game(args):
-    """Create a game and take seat 0. The token and the invite code are shown once only."""
+    """Create a game of 2, 3 or 4 seats and take seat 0. The token and the invite codes (one per
+    other seat) are shown once only."""
     rules = Rules.from_dict(args["rules"])
     with store.transaction():
-        game, token, invite = store.create_game(rules, args["name"], args["move_time_hours"])
-        contact = contacts.on_seat_taken(game, None, 0, args, deadlines.now(), invite_code=invite)
+        game, token, invites = store.open_game(rules, args["name"], args["seats"], args["move_time_hours"])
+        contact = contacts.on_seat_taken(game, None, 0, args, deadlines.now(), invite_code=invites[1])
         view = json.loads(store.publish_views(game, None)[0])
-    body = {"game_id": game.id, "seat": 0, "token": token, "invite_code": invite,
+    body = {"game_id": game.id, "seat": 0, "token": token, "invite_code": invites[1],
+            **({"invites": [{"seat": seat, "invite_code": code} for seat, code in invites.items()]}
+               if len(invites) > 1 else {}),
             "links": links(game.id), "game": view, **({"contact": contact} if contact else {})}
     return body, 201, {"Location": url_for("games.get_game", game_id=game.id), **etag_headers(game.version)}
 
@@ -102,12 +105,13 @@ def create_game(args):
 @problems(games, "malformed-json", "payload-too-large", "unsupported-media-type", "validation-error",
           "invalid-invite", "game-full", "too-many-confirmations")
 def join_game(args, game_id):
-    """Take seat 1 with the invite code; the first hand is dealt. The token is shown once only."""
+    """Take the seat the invite code opens; when every seat is taken the first hand is dealt.
+    The token is shown once only."""
     with store.transaction():
-        game, match, token = store.join_game(game_id, args["invite_code"], args["name"])
-        contact = contacts.on_seat_taken(game, match, 1, args, deadlines.now())
-        view = json.loads(store.publish_views(game, match)[1])
-    body = {"game_id": game.id, "seat": 1, "token": token, "links": links(game.id), "game": view,
+        game, match, token, seat = store.take_seat(game_id, args["invite_code"], args["name"])
+        contact = contacts.on_seat_taken(game, match, seat, args, deadlines.now())
+        view = json.loads(store.publish_views(game, match)[seat])
+    body = {"game_id": game.id, "seat": seat, "token": token, "links": links(game.id), "game": view,
             **({"contact": contact} if contact else {})}
     return body, 201, etag_headers(game.version)
 
@@ -116,7 +120,7 @@ def join_game(args, game_id):
 # `parameters` here replaces the list @arguments would make: the long-poll's query is named again.
 @games.doc(operationId="getGame", security=BEARER, parameters=[IF_NONE_MATCH, {"in": "query", "schema": WaitQuerySchema}])
 @games.arguments(WaitQuerySchema, location="query")
-@games.response(200, GameViewSchema, headers=ETAG_HEADER, example=VIEW_EXAMPLE)
+@games.response(200, VIEW_DOC, headers=ETAG_HEADER, example=VIEW_EXAMPLE)
 @games.alt_response(304, description="Not modified: the version named in If-None-Match is current",
                     headers=ETAG_HEADER)
 @problems(games, "invalid-token", "validation-error")
@@ -160,7 +164,7 @@ def stream_game(game_id):
         "draw": {"value": {"type": "draw", "from": "stock"}},
         "discard": {"value": {"type": "discard", "card": "7H"}},
         "knock": {"value": {"type": "knock", "discard": "KD", "melds": [["7C", "8C", "9C"]]}}}}}})
-@games.response(200, GameViewSchema, headers=ETAG_HEADER, example=VIEW_EXAMPLE)
+@games.response(200, VIEW_DOC, headers=ETAG_HEADER, example=VIEW_EXAMPLE)
 @problems(games, "malformed-json", "invalid-token", "payload-too-large", "unsupported-media-type",
           "validation-error", "idempotency-key-reused", "version-mismatch", "game-not-started",
           *ENGINE_CODES)
@@ -178,7 +182,7 @@ def post_action(game_id):
         check_if_match_syntax()
         if (earlier := moves.earlier_answer(move, key, body)) is not None:
             answer, status, version = earlier
-            return answer, status, etag_headers(version)
+            return json_answer(store.view_text(answer), status, version)  # a view, sent as first answered
         if (fault := action_errors(body)) is not None:
             raise Problem("invalid-action", fault)
         check_if_match(move.version)

@@ -125,6 +125,11 @@ class CreateGameSchema(StrictSchema, ContactFields, InviteFields):
         "refused (422 invalid-option, naming the option)",
         example={"preset": "standard", "knock_limit": 10}, **{DOC_KEY: ref("RulesChoice")}))
     move_time_hours = MOVE_TIME_HOURS
+    seats = f.Integer(load_default=2, strict=True, validate=v.OneOf((2, 3, 4), error="a game has 2, 3 or 4 seats"), **_doc(
+        "How many players: 2 (the default), 3 (a rotation: one sits out each hand, the hand's winner plays "
+        "the one who sat out) or 4 (two partnerships, seats 0+2 against 1+3, two boards at once). Each "
+        "seat but the creator's has an invite code of its own (`invites` in the answer); the first hand "
+        "is dealt when every seat is taken", example=2))
 
 
 class JoinGameSchema(StrictSchema, ContactFields):
@@ -464,22 +469,36 @@ class LinksSchema(ma.Schema):
     events = f.String(required=True)
 
 
+class SeatInviteSchema(ma.Schema):
+    seat = f.Integer(required=True, validate=v.Range(1, 3), **_doc("The seat this code opens"))
+    invite_code = f.String(required=True, **_doc("Works once"))
+
+
+# A view: GameView (two seats) or TableView (three or four; service/table_schemas.py).
+VIEW_DOC = {"description": "GameView for a two-seat game, TableView for three or four seats (it has `format`)",
+            "anyOf": [ref("GameView"), ref("TableView")]}
+
+
 class CreatedGameSchema(ma.Schema):
     game_id = f.String(required=True)
     seat = seat_field("Always 0 for the creator", required=True)
     token = f.String(required=True, **_doc("The creator's bearer token. Shown once: keep it"))
-    invite_code = f.String(required=True, **_doc("Give this to the opponent; it works once"))
+    invite_code = f.String(required=True, **_doc("Give this to the opponent (seat 1); it works once"))
+    invites = f.List(f.Nested(SeatInviteSchema), **_doc(
+        "Games of 3 or 4 seats only: one invite code per seat to fill (seat 1's is invite_code too); "
+        "send each player theirs: the code decides the seat, and so the partnership"))
     links = f.Nested(LinksSchema, required=True)
-    game = f.Nested(GameViewSchema, required=True)
+    game = Documented(VIEW_DOC, required=True, metadata={"description": "The creator's view"})
     contact = f.Nested(ContactOutSchema, **_doc("Only when contact fields were given"))
 
 
 class JoinedGameSchema(ma.Schema):
     game_id = f.String(required=True)
-    seat = seat_field("Always 1 for the joiner", required=True)
+    seat = f.Integer(required=True, validate=v.Range(1, 3), **_doc(
+        "The seat the invite code opened: 1 in a two-seat game"))
     token = f.String(required=True, **_doc("The joiner's bearer token. Shown once: keep it"))
     links = f.Nested(LinksSchema, required=True)
-    game = f.Nested(GameViewSchema, required=True)
+    game = Documented(VIEW_DOC, required=True, metadata={"description": "The joiner's view"})
     contact = f.Nested(ContactOutSchema, **_doc("Only when contact fields were given"))
 
 
@@ -487,7 +506,13 @@ class JoinedGameSchema(ma.Schema):
 
 class EventBase(EngineRecord):
     seq = f.Integer(required=True, **_doc("Sequence number, from 1, unique within the game"))
-    hand = f.Integer(required=True, **_doc("The hand it belongs to"))
+    hand = f.Integer(required=True, **_doc("The hand it belongs to (at a table of 3 or 4: the deal's number; "
+                                           "for an event of the whole table, the latest deal)"))
+    board = f.Integer(**_doc("Tables of 3 or 4 only: the board the event happened on. A board's events "
+                             "name its players by their local seats 0 and 1 (`seat`, the keys of `cards`, "
+                             "the hand record), which `seats` maps to table seats"))
+    seats = f.List(f.Integer(validate=v.Range(0, 3)), validate=v.Length(2, 2),
+                   **_doc("Tables only: the table seats of the board's local seats 0 and 1"))
 
 
 def event_type(name: str) -> f.String:
@@ -495,7 +520,9 @@ def event_type(name: str) -> f.String:
 
 
 class SeatEventBase(EventBase):
-    seat = seat_field("The seat that acted", required=True)
+    seat = f.Integer(required=True, validate=v.Range(0, 3), **_doc(
+        "The seat that acted: 0 or 1 (on a table's board, the local seat; a table's resign or timeout "
+        "names the table seat, 0 to 3)"))
 
 
 class DealEventSchema(EventBase):
@@ -579,7 +606,8 @@ class TimeoutEventSchema(SeatEventBase):
 
 class MatchEndEventSchema(EventBase):
     type = event_type("match_end")
-    result = f.Nested(MatchResultSchema, required=True)
+    result = Documented({"anyOf": [ref("MatchResult"), ref("TableResult")]}, required=True, metadata={
+        "description": "The match's result (a table's: TableResult, by side)"})
 
 
 EVENT_SCHEMAS = {"deal": DealEventSchema, "take_upcard": TakeUpcardEventSchema, "pass": PassEventSchema,
@@ -587,6 +615,10 @@ EVENT_SCHEMAS = {"deal": DealEventSchema, "take_upcard": TakeUpcardEventSchema, 
                  "big_gin": BigGinEventSchema, "hand_end": HandEndEventSchema, "hand_void": HandVoidEventSchema,
                  "resign": ResignEventSchema, "timeout": TimeoutEventSchema, "match_end": MatchEndEventSchema,
                  "meld": MeldEventSchema, "add_on": AddOnEventSchema}
+# A table's own events (three and four seats) join the union; service/table_schemas.py builds them
+# from this module's parts, so it is imported here, after them.
+from .table_schemas import TABLE_EVENT_SCHEMAS  # noqa: E402
+EVENT_SCHEMAS.update(TABLE_EVENT_SCHEMAS)
 
 
 class EventsPageSchema(ma.Schema):

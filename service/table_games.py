@@ -124,7 +124,8 @@ class TableGame:
         self.actions += 1
         for event in events:
             board = event.get("board")
-            if board is None:
+            if board is None:  # an event of the whole table: it belongs to the latest deal
+                event["hand"] = self.deals
                 record = event.get("record")
                 if event["type"] == "table_hand_end" and record is not None:
                     event["hand"] = record["hand"] = self.board_hands[record["board"]]  # cleared below
@@ -178,4 +179,7 @@ def redact_table_event(event: dict, viewer: int, reveal_all: bool = False) -> di
     """A stored table event as `viewer` may see it (Table.redact needs no table's state)."""
     seats = event.get("seats")
     local = seats.index(viewer) if seats and viewer in seats else -1  # -1: no board's private part
-    return redact_event(event, local, reveal_all)
+    shown = redact_event(event, local, reveal_all)
+    if shown["type"] == "deal":
+        shown.setdefault("cards", {})  # a board the viewer is not on: no seat's cards, as documented
+    return shown

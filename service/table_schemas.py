@@ -1,0 +1,229 @@
+"""The view of a game of three or four seats (service/table_games.py), for the contract.
+
+A table's view is the engine's `Table.view` (docs/engine-api.md, "Tables") plus the game's envelope
+(as a two-seat view's) and what the service numbers: each board's deal and its commitment, and
+`on_clock`. Seats are table seats (0..n-1) everywhere but inside `my_board.view`, which is the
+two-player view of the caller's own board in that board's local seats 0 and 1 (`my_board.seats`
+maps them back). Documented as the `TableView` component; responses that carry a view are
+`GameView` (two seats) or `TableView` (tell them apart by `format`, present only in a TableView).
+"""
+from __future__ import annotations
+
+import marshmallow as ma
+from marshmallow import fields as f
+from marshmallow import validate as v
+
+from .contract import ref
+from .schemas import (HAND_RESULTS, PHASES, STATUSES, ArrangementSchema, Card, Documented, EngineRecord, EventBase,
+                      OpponentSchema, RevealedDealSchema, _doc, cards, event_type)
+
+FORMATS = ("rotation", "partnership")
+SEATS = v.Range(0, 3)
+
+
+def table_seat(description: str, **kwargs) -> f.Integer:
+    return f.Integer(validate=SEATS, **_doc(description), **kwargs)
+
+
+def seat_list(description: str, **kwargs) -> f.List:
+    return f.List(f.Integer(validate=SEATS), **_doc(description), **kwargs)
+
+
+def per_side(description: str) -> f.List:
+    """A number per side: [side 0's, side 1's, ...] (three sides in a rotation, two in a partnership)."""
+    return f.List(f.Integer(), required=True, validate=v.Length(2, 3), **_doc(description))
+
+
+class TablePlayerSchema(ma.Schema):
+    seat = table_seat("The seat", required=True)
+    name = f.String(required=True, allow_none=True, **_doc("null until the seat is taken"))
+
+
+class BoardSeatViewSchema(EngineRecord):
+    """The caller's own board as a two-player view, in the board's local seats 0 and 1: the caller's
+    own hand only (never the opponent's, never a partner's)."""
+    seat = f.Integer(required=True, validate=v.Range(0, 1), **_doc("The caller's local seat on the board"))
+    phase = f.String(required=True, validate=v.OneOf(PHASES))
+    to_move = f.Integer(required=True, allow_none=True, validate=v.Range(0, 1), **_doc("Local seat to move"))
+    dealer = f.Integer(required=True, allow_none=True, validate=v.Range(0, 1), **_doc("Local seat dealing"))
+    hand_number = f.Integer(required=True, **_doc("The board's own count: see the board's `deal` for the game's"))
+    hand = cards("The caller's own cards, sorted")
+    arrangement = f.Nested(ArrangementSchema, required=True, allow_none=True)
+    opponent = f.Nested(OpponentSchema, required=True, **_doc("The board opponent: a count and the cards "
+                                                                  "seen taken from the pile"))
+    discard_pile = cards("Bottom to top")
+    stock_count = f.Integer(required=True)
+    knock_limit = f.Integer(required=True)
+    legal_actions = Documented({"type": "array", "items": ref("Action")}, required=True)
+    can_resign = f.Boolean(required=True)
+
+
+class MyBoardSchema(ma.Schema):
+    board = f.Integer(required=True, **_doc("Index into `boards`"))
+    seats = seat_list("The table seats of the board's local seats 0 and 1", required=True,
+                      validate=v.Length(2, 2))
+    local_seat = f.Integer(required=True, validate=v.Range(0, 1))
+    view = f.Nested(BoardSeatViewSchema, required=True)
+
+
+class PublicBoardSchema(ma.Schema):
+    """What everyone at the table sees of a board in play (the sitting-out player too)."""
+    board = f.Integer(required=True)
+    seats = seat_list("The two table seats playing on it", required=True, validate=v.Length(2, 2))
+    phase = f.String(required=True, validate=v.OneOf(PHASES))
+    to_move = table_seat("The table seat to move on this board; null when nobody is", required=True,
+                         allow_none=True)
+    dealer = table_seat("The table seat that dealt", required=True)
+    hand_number = f.Integer(required=True, **_doc("The board's own count of its hands"))
+    card_counts = f.Dict(keys=f.String(), values=f.Integer(), required=True,
+                         **_doc("Cards held per table seat (keys are seat numbers as text)"))
+    discard_pile = cards("Bottom to top")
+    stock_count = f.Integer(required=True)
+    knock_limit = f.Integer(required=True)
+    deal = f.Integer(required=True, allow_none=True,
+                     **_doc("The game's number of this board's deal (as in revealed_deals and events' `hand`); "
+                            "null until dealt"))
+    deal_commitment = f.String(required=True, allow_none=True, validate=v.Regexp("^[0-9a-f]{64}$"),
+                               **_doc("SHA-256 commitment to this deal's deck order (as deal_commitment in "
+                                      "a two-seat view); null until dealt"))
+
+
+class TableGameFinalSchema(EngineRecord):
+    """A closed game's score with its bonuses, a number per side."""
+    winner = f.Integer(required=True, **_doc("The side that won this game"))
+    hand_points = per_side("Points from hands won")
+    shutout_bonus = per_side("The shutout bonus (rules.shutout)")
+    game_bonus = per_side("rules.game_bonus, to the winner")
+    box_bonus = per_side("rules.box_bonus per hand won")
+    totals = per_side("The sum of the above")
+    margin = f.Integer(required=True)
+
+
+class TableScoreGameSchema(EngineRecord):
+    totals = per_side("Hand points so far, per side")
+    hands_won = per_side("Hands won in this game, per side")
+    closed = f.Boolean(required=True)
+    final = f.Nested(TableGameFinalSchema, required=True, allow_none=True, **_doc("Once closed"))
+
+
+class TableHandRecordSchema(EngineRecord):
+    """How a board's hand ended, in table seats, both hands shown (it is over)."""
+    hand = f.Integer(required=True, **_doc("The deal's number"))
+    board = f.Integer(required=True)
+    seats = seat_list("The two table seats that played it", required=True)
+    dealer = table_seat("", required=True)
+    result = f.String(required=True, validate=v.OneOf(HAND_RESULTS))
+    winner = table_seat("null: a tie", required=True, allow_none=True)
+    knocker = table_seat("", required=True, allow_none=True)
+    points = f.Integer(required=True)
+    hands = f.Dict(keys=f.String(), values=f.List(Card()), required=True,
+                   **_doc("Both hands as they ended, keyed by table seat (as text)"))
+
+
+class TableSheetLineSchema(EngineRecord):
+    """One decided hand (or, in teams of three or more, a round's team bonus: `hand` null)."""
+    hand = f.Integer(required=True, allow_none=True, **_doc("The n-th decided hand of the table"))
+    board = f.Integer(**_doc("The board it was played on"))
+    seats = seat_list("The two table seats that played it")
+    winner = table_seat("null: a tie", allow_none=True)
+    side = f.Integer(required=True, allow_none=True, **_doc("The side credited; null: nobody"))
+    points = f.Integer(**_doc("What the hand's winner scored"))
+    games_credited = f.List(f.Integer(), required=True)
+
+
+class TableScoresSchema(EngineRecord):
+    games = f.List(f.Nested(TableScoreGameSchema), required=True, **_doc("One game (three with Hollywood)"))
+    hands_won = per_side("Hands won in the match, per side")
+    sheet = f.List(f.Nested(TableSheetLineSchema), required=True)
+
+
+class SettlementSchema(ma.Schema):
+    payer = f.Integer(required=True, **_doc("A side"))
+    payee = f.Integer(required=True, **_doc("A side"))
+    points = f.Integer(required=True)
+
+
+class TableResultSchema(EngineRecord):
+    winner = f.Integer(required=True, allow_none=True, **_doc("The winning side (index into `sides`)"))
+    winner_seats = seat_list("The winning side's seats", required=True)
+    reason = f.String(required=True, validate=v.OneOf(("target", "resign", "timeout")))
+    totals = per_side("Final totals per side, bonuses included")
+    hands_won = per_side("Hands won per side")
+    target_reached_by = f.Integer(required=True, allow_none=True, **_doc("The side that reached the target"))
+    settlement = f.List(f.Nested(SettlementSchema), required=True, **_doc("Every pair of sides: the lower pays"))
+
+
+class TableViewSchema(ma.Schema):
+    """The caller's view of a game of three or four seats (see the module's description)."""
+
+    game_id = f.String(required=True)
+    version = f.Integer(required=True, **_doc("Increases with every change; also the ETag"))
+    status = f.String(required=True, validate=v.OneOf(STATUSES))
+    players = f.List(f.Nested(TablePlayerSchema), required=True, **_doc("Every seat, in order"))
+    deadline = f.String(required=True, allow_none=True, **_doc("When the seat `on_clock` must act, or null"))
+    deal_commitment = f.String(required=True, allow_none=True,
+                               **_doc("Always null at a table: each board carries its deal's commitment"))
+    revealed_deals = f.List(f.Nested(RevealedDealSchema), required=True,
+                            **_doc("Deck order and salt of every finished deal (`hand` is the deal's number)"))
+    format = f.String(required=True, validate=v.OneOf(FORMATS), **_doc(
+        "rotation: three players, one sitting out each hand, the winner plays the one who sat out; "
+        "partnership: four players, seats 0+2 against 1+3, two boards played at once"))
+    seat = table_seat("The caller's seat", required=True)
+    seats = f.Integer(required=True, validate=v.OneOf((3, 4)), **_doc("How many seats the table has"))
+    sides = f.List(f.List(f.Integer(validate=SEATS)), required=True,
+                   **_doc("The seats of each side: [[0], [1], [2]] in a rotation, [[0, 2], [1, 3]] in a partnership"))
+    side = f.Integer(required=True, **_doc("The caller's side"))
+    partners = seat_list("The caller's partners (none in a rotation)", required=True)
+    to_move = seat_list("Every seat that may act now, one per board in play (see boards[].to_move for which "
+                        "board)", required=True)
+    needs_deal = f.List(f.Integer(), required=True, **_doc("Boards waiting for a deal (dealt at once by the service)"))
+    on_clock = table_seat("Of the seats to move, the one waiting longest: the move clock (and `deadline`) is "
+                          "on it; when it moves the clock passes to the next", required=True, allow_none=True)
+    my_board = f.Nested(MyBoardSchema, required=True, allow_none=True,
+                        **_doc("The caller's own board; null while sitting out or waiting for the round"))
+    boards = f.List(f.Nested(PublicBoardSchema, allow_none=True), required=True,
+                    **_doc("Every board's public state; null for a board that waits for the round or is over"))
+    legal_actions = Documented({"type": "array", "items": ref("Action")}, required=True,
+                               metadata={"description": "The caller's, on its own board; postable unchanged"})
+    can_resign = f.Boolean(required=True, **_doc("Resigning loses the match for the caller's whole side"))
+    scores = f.Nested(TableScoresSchema, required=True)
+    last_hand = f.Nested(TableHandRecordSchema, required=True, allow_none=True, **_doc(
+        "The last decided hand's record, in table seats"))
+    result = f.Nested(TableResultSchema, required=True, allow_none=True, **_doc("Once the match is over"))
+    rules = Documented(ref("Rules"), required=True, metadata={"description": "Every rules option's value"})
+    sitting_out = table_seat("rotation only: the seat sitting out this hand", allow_none=True)
+    round = f.Integer(**_doc("partnership only: the round (each round pairs every player with another opponent)"))
+    team_size = f.Integer(**_doc("partnership only: players per side"))
+
+
+
+# -- a table's own events (its boards' events are the two-seat ones, with `board` and `seats`) --
+
+class TableHandEndEventSchema(EventBase):
+    """A board's hand is decided: its record in table seats (the board's own hand_end precedes it)."""
+    type = event_type("table_hand_end")
+    record = f.Nested(TableHandRecordSchema, required=True)
+
+
+class NextPairingEventSchema(EventBase):
+    """rotation: who plays the next hand, and who sits out."""
+    type = event_type("next_pairing")
+    seats = seat_list("The two seats playing next", required=True, validate=v.Length(2, 2))
+    sitting_out = table_seat("The seat sitting out next", required=True)
+
+
+class TeamBonusSchema(ma.Schema):
+    side = f.Integer(required=True)
+    points = f.Integer(required=True)
+
+
+class RoundEndEventSchema(EventBase):
+    """partnership: every board of the round is decided and its hands are scored."""
+    type = event_type("round_end")
+    round = f.Integer(required=True)
+    team_bonus = f.Nested(TeamBonusSchema, required=True, allow_none=True,
+                          **_doc("Teams of three or more, when every member won"))
+
+
+TABLE_EVENT_SCHEMAS = {"table_hand_end": TableHandEndEventSchema, "next_pairing": NextPairingEventSchema,
+                       "round_end": RoundEndEventSchema}
