@@ -46,6 +46,8 @@ def create_app(config_overrides: dict | None = None):
     api.register_blueprint(access)  # invitations, mail links, a seat's tokens
     from . import players
     players.init_app(app)  # accounts, challenges, rematches, watch links, /me/stream
+    from . import series
+    series.init_app(app)  # tournaments and series: /series, the next game made when one ends
     from . import site
     site.init_app(app)  # the pages people play on, and every answer's security headers
     from .limits import init_limits

@@ -18,6 +18,7 @@ from werkzeug.exceptions import HTTPException
 
 from .notify.codes import CLOCK_CODES, MAIL_CODES
 from .players.codes import PLAYER_CODES
+from .series.codes import SERIES_CODES
 from .rules import IllegalAction, InvalidRules
 from .schemas import ProblemSchema
 
@@ -65,6 +66,7 @@ SERVICE_CODES = {
     "uri-too-long": (414, "the request line is longer than the server takes"),
     **MAIL_CODES,  # contact settings (service/notify/confirm.py)
     **PLAYER_CODES,  # players, challenges, rematches, watch links (service/players/)
+    **SERIES_CODES,  # tournaments and series (service/series/)
     "internal-error": (500, "the server failed; the details are in its log, never in the answer"),
     "database-unavailable": (503, "the database cannot be reached or stayed locked"),
     "database-not-migrated": (503, "the database schema is behind the code: run flask db upgrade"),

@@ -38,6 +38,7 @@ from .notify import dispatch
 from .notify.models import GameClock, Vacation
 from .players import feed
 from .players.models import PlayerSeat
+from .series import play as series_play
 from .rules import Match, action_from_dict
 from .tokens import hash_secret
 
@@ -55,6 +56,8 @@ SKIPPABLE_HOOKS = (
     (dispatch.after_change, dispatch.anyone_to_tell),
     # feed.after_change returns at once when no seat of the game is bound to a player
     (feed.after_change, lambda game_id: exists().where(PlayerSeat.game_id == game_id)),
+    # series' hook has work only for a game of a series (when it ends)
+    (series_play.after_change, series_play.in_a_series),
 )
 
 

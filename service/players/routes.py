@@ -163,12 +163,14 @@ SSE_PLAYER_EVENT = {
         "id": {"type": "string", "pattern": "^[0-9]+$", "description": "The event's seq in your stream"},
         "event": {"type": "string", "enum": ["challenge_received", "challenge_accepted", "challenge_declined",
                                              "challenge_cancelled", "game_started", "your_turn", "opponent_moved",
-                                             "game_over", "rematch_offered"]},
+                                             "game_over", "rematch_offered", "series_offered",
+                                             "series_declined", "series_over"]},
         "data": {"type": "string", "contentMediaType": "application/json",
                  "description": "The event as JSON: seq, type, created_at, and by type: game_id, seat, version; "
                                 "your_turn: view (as GET /games/{game_id} answers it); opponent_moved: events "
                                 "(as GET /games/{game_id}/events shows them to you); game_over: result; "
-                                "challenge_*: challenge or challenge_id; rematch_offered: game_id, challenge"},
+                                "challenge_*: challenge or challenge_id; rematch_offered: game_id, challenge; "
+                                "series_offered, series_declined: series_id, by; series_over: series_id, winner"},
     },
     "required": ["id", "event", "data"],
 }

@@ -1,7 +1,21 @@
 """Tournament and series play (issue 14): a parent record linking the games of a series between
 two players, each game made when the one before ends, with standings from the engine's Series.
 
-    models.py   series, series_games
+    models.py    series, series_games
+    play.py      offer, accept (makes game 1), decline, the game's-end hook (next game), describe
+    routes.py, schemas.py, codes.py   the HTTP side
+
 Kept import-light: service.models imports .models from here.
 """
 from __future__ import annotations
+
+
+def init_app(app) -> None:
+    """Register the routes, and the change hook that records a game's end and makes the next game
+    (after players' feed hook, so the ended game's game_over comes before the next game_started)."""
+    from .. import store
+    from ..extensions import api
+    from .play import after_change
+    from .routes import series_routes
+    api.register_blueprint(series_routes)
+    store.on_change(after_change)
