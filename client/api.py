@@ -203,6 +203,10 @@ class Api:
     def revoke_watch_link(self, game_id: str, link_id: str) -> None:
         self.request("DELETE", f"/games/{game_id}/watch-links/{link_id}")
 
+    def series(self, series_id: str) -> dict:
+        """A series (GET /series/{id}): its games and standings; the player token opens it."""
+        return self.request("GET", f"/series/{series_id}").json()
+
 
 def _never_sent(exc: Exception) -> bool:
     """True when the request cannot have reached the server: the connection was never made."""

@@ -1433,6 +1433,41 @@ def _common(parser: argparse.ArgumentParser, top: bool) -> None:
                        help="game id or prefix (default: your only game)")
 
 
+def format_series(series: dict) -> str:
+    """A series: its format, the standings table, and its games in order with their results."""
+    fmt = (f"best of {series['matches']}" if series["kind"] == "best_of" else f"first to {series['target']} points")
+    target = (series.get("rules") or {}).get("target")
+    standings = series["standings"]
+    lines = [f"Series {series['series_id']}: {' v '.join(series['players'])}, {fmt}"
+             + (f", each game to {target}" if target else "") + f" [{series['status']}]"]
+    for row in standings["rows"]:
+        lines.append(f"  {row['player'][:20]:20} won {row['won']}  lost {row['lost']}  drawn {row['drawn']}  "
+                     f"points {row['points']:>5}  net {row['net']:+}")
+    if standings["winner"]:
+        lines.append(f"{standings['winner']} won the series"
+                     + (" (exactly 50 ahead loses)" if standings.get("exactly_50_rule") else "") + ".")
+    elif series["status"] == "playing":
+        lines.append(f"{standings['leader']} leads." if standings["leader"] else "Level.")
+    for game in series["games"]:
+        result = game["result"]
+        said = (f"{result['winner'] or 'nobody'} won {'-'.join(map(str, result['totals']))} ({result['reason']})"
+                if result else f"in play: gin show -g {game['game_id']}")
+        lines.append(f"  {game['number']}. {' v '.join(game['seating'])}  {said}")
+    return "\n".join(lines)
+
+
+def cmd_series(args, store: Store) -> int:
+    if not re.fullmatch(r"[A-Za-z0-9_-]{1,64}", args.series_id or ""):
+        raise UsageError(f"not a series id: {args.series_id!r}")
+    api, _ = _player_api(args, store)
+    series = api.series(args.series_id)
+    if args.json:
+        _print_json(series)
+    else:
+        print(format_series(series))
+    return EXIT_OK
+
+
 COMMANDS = [
     # name, handler, help, example, arguments
     ("new", cmd_new, "create a game and take the first seat",
@@ -1479,6 +1514,8 @@ COMMANDS = [
      "gin rematch 3Yx9", "game"),
     ("watch-link", cmd_watch_link, "a read-only link to share: the table, never a hand in play",
      "gin watch-link 3Yx9", "watch_link"),
+    ("series", cmd_series, "a series' standings and its games (your player's series)",
+     "gin series sR7q0tq4s8m1PZk2w9lX3A", "series"),
 ]
 
 
@@ -1565,6 +1602,8 @@ def build_parser() -> argparse.ArgumentParser:
             sub.add_argument("game_pos", metavar="GAME", nargs="?", help="game id or prefix (default: your only game)")
             sub.add_argument("--list", action="store_true", help="the game's watch links (never their keys)")
             sub.add_argument("--revoke", metavar="LINK_ID", help="revoke this watch link")
+        elif kind == "series":
+            sub.add_argument("series_id", metavar="SERIES", help="the series' id (POST /series answered it)")
         if kind in ("game", "resign", "vacation"):
             sub.add_argument("game_pos", metavar="GAME", nargs="?", help="game id or prefix (default: your only game)")
         _common(sub, top=False)
