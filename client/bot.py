@@ -177,6 +177,13 @@ def describe(game_id: str, view: dict, decision: Decision) -> str:
             f"deadwood={decision.deadwood_before}->{after} ({decision.reason})")
 
 
+def my_turn(view: dict) -> bool:
+    """Whether the seat may act now: at a table (3 or 4 seats) `to_move` lists a seat per board."""
+    to_move, seat = view.get("to_move"), view.get("seat")
+    mine = seat in to_move if isinstance(to_move, list) else to_move == seat
+    return mine and bool(view.get("legal_actions"))
+
+
 def _finished(view: dict) -> bool:
     return view.get("status") == "finished" or view.get("phase") == "match_over"
 
@@ -194,7 +201,7 @@ def play(server: str, game_id: str, token: str, knock_at: int | None = None, wai
                 view, etag = api.view(game_id)
             if _finished(view):
                 return view
-            if view.get("to_move") != view.get("seat") or not view.get("legal_actions"):
+            if not my_turn(view):
                 if wait:  # the game's stream where the server has one (else long-poll), restarts waited out
                     view = next(gin.http.views(api, game_id, view.get("version"), wait=wait, max_delay=max_delay,
                                                sleep=sleep, on_retry=lambda exc, pause: log.warning(
@@ -205,8 +212,8 @@ def play(server: str, game_id: str, token: str, knock_at: int | None = None, wai
                                                     sleep=sleep, min_delay=poll_delay)
                 view = changed or view
                 continue
-            decision = decide(view, knock_at)
-            log.info(describe(game_id, view, decision))
+            decision = decide(gin.seat_view(view), knock_at)  # a table's seat plays its own board
+            log.info(describe(game_id, gin.seat_view(view), decision))
             view = api.act(game_id, decision.action, version=view.get("version"), key=uuid.uuid4().hex)
             etag = gin.etag_of(view["version"]) if "version" in view else None
             delay, refusals = 1.0, 0
@@ -288,7 +295,8 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     for key, view in results.items():
         winner = (view.get("result") or {}).get("winner")
-        outcome = "won" if winner == view.get("seat") else "lost" if winner is not None else "ended"
+        mine = view.get("side") if "format" in view else view.get("seat")  # a table's winner is a side
+        outcome = "won" if winner == mine else "lost" if winner is not None else "ended"
         print(f"game {key.split(':')[0]}: {outcome}, scores {gin._scores(view)}")
     return 0
 

@@ -360,7 +360,59 @@ def format_deadline(text: str | None, now: datetime | None = None) -> str:
     return f"{when:%d %b %H:%M} UTC, {remaining}"
 
 
+def seat_view(view: dict) -> dict:
+    """A table's view (3 or 4 seats: it has `format`) as the two-seat view of the caller's own
+    board, in that board's local seats, so the moves, the hints and the bot read it unchanged.
+    A two-seat view is returned as it is."""
+    if "format" not in view:
+        return view
+    own = view.get("my_board")
+    board = dict(own["view"]) if own else {"seat": 0, "to_move": None, "phase": None, "hand": []}
+    names = {p.get("seat"): p.get("name") for p in view.get("players") or []}
+    return {**board, "legal_actions": view.get("legal_actions") or [], "status": view.get("status"),
+            "version": view.get("version"), "deadline": view.get("deadline"), "rules": view.get("rules"),
+            "players": [{"seat": i, "name": names.get(s)} for i, s in enumerate(own["seats"] if own else [])]}
+
+
+def render_table_view(view: dict, style: Style, game_id: str, invites: list | None = None) -> str:
+    """A table of three (a rotation) or four (two partnerships): the sides' scores, who is to move
+    on which board, who sits out, then the caller's own board as a two-seat game."""
+    seat = view.get("seat", 0)
+    names = {p["seat"]: p.get("name") or f"seat {p['seat']}" for p in view.get("players") or []}
+    totals = _scores(view)
+    sides = "  ".join("+".join(names.get(s, f"seat {s}") for s in side) + f" {totals[i] if i < len(totals) else 0}"
+                      for i, side in enumerate(view.get("sides") or []))
+    kind = "three players, one sits out" if view.get("format") == "rotation" else "two partnerships"
+    target = (view.get("rules") or {}).get("target")
+    lines = [f"Game {game_id[:8]}  {kind}  you: {names.get(seat, seat)}  score {sides}"
+             + (f" (to {target})" if target else "")]
+    if view.get("status") == "waiting_for_opponent":
+        lines.append("Waiting for every seat to be taken." + "".join(
+            f"\n  seat {i['seat']}: gin join {game_id} {i['invite_code']}" for i in invites or []))
+        return "\n".join(lines)
+    result = view.get("result")
+    if result:
+        winners = result.get("winner_seats") or []
+        who = "You win" if seat in winners else " and ".join(names.get(s, str(s)) for s in winners) + " win"
+        return "\n".join(lines + [f"The match is over: {who} ({result.get('reason')})."])
+    for board in view.get("boards") or []:
+        if board:
+            a, b = board["seats"]
+            mover = board.get("to_move")
+            lines.append(f"Board {board['board']}: {names.get(a)} v {names.get(b)}, "
+                         + (f"{'you' if mover == seat else names.get(mover)} to move" if mover is not None
+                            else "waiting") + f", stock {board.get('stock_count')}")
+    if view.get("sitting_out") is not None:
+        lines.append(f"Sitting out: {'you' if view['sitting_out'] == seat else names.get(view['sitting_out'])}")
+    own = view.get("my_board")
+    if own:
+        lines += render_view(seat_view(view), own["local_seat"], style, game_id).splitlines()[1:]
+    return "\n".join(lines)
+
+
 def render_view(view: dict, seat: int, style: Style, game_id: str, invite: str | None = None) -> str:
+    if "format" in view:  # a table of three or four seats
+        return render_table_view(view, style, game_id)
     names = _seat_names(view)
     me, them = names[seat], names[1 - seat]
     target = (view.get("rules") or {}).get("target")
@@ -690,6 +742,8 @@ def cmd_new(args, store: Store) -> int:
         body["move_time_hours"] = args.move_hours
     if args.email:
         body["email"] = args.email
+    if args.seats != 2:
+        body["seats"] = args.seats
     server = _server_for(args)
     created = Api(server, retries=args.retries).create_game(body)
     game_id = created["game_id"]
@@ -702,8 +756,13 @@ def cmd_new(args, store: Store) -> int:
         _print_json(created if args.show_token else {k: v for k, v in created.items() if k != "token"})
         return EXIT_OK
     print(f"Created game {game_id} on {server}.")
-    print(f"Your opponent joins with:\n  gin join {game_id} {created.get('invite_code')}"
-          + (f" --server {server}" if server != DEFAULT_SERVER else ""))
+    where = f" --server {server}" if server != DEFAULT_SERVER else ""
+    if created.get("invites"):  # a table: each seat has its own code (seats 0+2 play 1+3 at four)
+        print("Each player joins the seat their code opens:")
+        for invite in created["invites"]:
+            print(f"  seat {invite['seat']}: gin join {game_id} {invite['invite_code']}{where}")
+    else:
+        print(f"Your opponent joins with:\n  gin join {game_id} {created.get('invite_code')}{where}")
     if args.show_token:
         print(f"Your token: {created['token']}")
     return EXIT_OK
@@ -1026,7 +1085,8 @@ def cmd_play(args, store: Store) -> int:
 
 
 def _worth_waking(view: dict, seat: int) -> bool:
-    return (view.get("to_move") == seat or view.get("status") == "finished"
+    to_move = view.get("to_move")
+    return (to_move == seat or (isinstance(to_move, list) and seat in to_move) or view.get("status") == "finished"
             or view.get("phase") == "match_over")
 
 
@@ -1544,6 +1604,8 @@ def build_parser() -> argparse.ArgumentParser:
                              help="hours each player has per move, or 'none' for no deadline "
                                   "(default: the service's, 72)")
             sub.add_argument("--email", help="email address for notifications")
+            sub.add_argument("--seats", type=int, choices=(2, 3, 4), default=2,
+                             help="players: 2, 3 (one sits out each hand) or 4 (two partnerships)")
             sub.add_argument("--vs-bot", action="store_true",
                              help="play the computer: challenge the server's house bot as your player "
                                   "(gin register first) and take your seat once it accepts")

@@ -1,0 +1,63 @@
+"""The reference bot and the client's display at tables of three and four seats (issue 14): one
+bot process plays every seat of a rotation and of a partnership to the end against a real
+gunicorn, and the client draws a table's view: the sides' scores, who is to move on which board,
+who sits out, and the caller's own board."""
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+import pytest
+
+from client import gin
+
+
+def new_table(url: str, seats: int, target: int) -> tuple[str, dict[int, str]]:
+    created = gin.Api(url).create_game({"name": "A", "seats": seats, "rules": {"preset": "standard", "target": target}})
+    tokens = {0: created["token"]}
+    for invite in created["invites"]:
+        joined = gin.Api(url).join_game(created["game_id"], {"invite_code": invite["invite_code"],
+                                                             "name": f"P{invite['seat']}"})
+        tokens[joined["seat"]] = joined["token"]
+    return created["game_id"], tokens
+
+
+@pytest.mark.parametrize("seats, winners", [(3, 1), (4, 2)])
+def test_one_bot_process_plays_every_seat_of_a_table_to_its_end(gin_server, copied_client, seats, winners):
+    game_id, tokens = new_table(gin_server, seats, target=30)
+    done = subprocess.run([sys.executable, str(copied_client / "bot.py"), "--server", gin_server, "--wait", "0",
+                           "--poll-delay", "0.02", "--max-poll-delay", "0.1",
+                           *(f"{game_id}:{tokens[s]}" for s in range(seats))],
+                          capture_output=True, text=True, timeout=300, cwd=copied_client)
+    assert done.returncode == 0, done.stderr[-2000:]
+    outcomes = sorted(line.split(":")[1].split(",")[0].strip() for line in done.stdout.splitlines())
+    assert outcomes == ["lost"] * (seats - winners) + ["won"] * winners
+    decisions = [line for line in done.stderr.splitlines() if "action=" in line]
+    assert decisions and all("deadwood=" in line for line in decisions)
+    view, _ = gin.Api(gin_server, tokens[0]).view(game_id)
+    assert view["status"] == "finished" and view["result"]["reason"] == "target"
+    assert max(view["result"]["totals"]) >= 30
+    text = gin.render_view(view, 0, gin.Style(False), game_id)
+    assert "The match is over" in text and ("You win" in text) == (0 in view["result"]["winner_seats"])
+
+
+def test_the_client_draws_a_table(gin_server):
+    game_id, tokens = new_table(gin_server, 3, target=100)
+    views = {s: gin.Api(gin_server, tokens[s]).view(game_id)[0] for s in range(3)}
+    style = gin.Style(False)
+    out = views[0]["sitting_out"]
+    mover = views[0]["to_move"][0]
+    sitting = gin.render_view(views[out], out, style, game_id)
+    assert "three players" in sitting and "Sitting out: you" in sitting and "Hand:" not in sitting
+    assert f"Board 0: P1 v " in sitting or "Board 0: A v P1" in sitting
+    playing = gin.render_view(views[mover], mover, style, game_id)
+    hand = views[mover]["my_board"]["view"]["hand"]
+    assert "you to move" in playing and "Hand:" in playing and "You may:" in playing
+    assert all(card in playing for card in hand)
+    shown = set(re.findall(r"\b[A2-9TJQK][CDHS]\b", sitting))
+    assert not shown & set(hand)  # the seat sitting out sees none of the mover's cards
+    # The bot decides on the seat's own board, and its move is one the table lists.
+    from client import bot
+    assert bot.my_turn(views[mover]) and not bot.my_turn(views[out])
+    assert bot.choose_action(gin.seat_view(views[mover])) in views[mover]["legal_actions"]
