@@ -310,3 +310,63 @@ def _wait(base: str) -> None:
         except OSError:
             time.sleep(0.05)
     raise AssertionError("gunicorn did not start")
+
+
+@pytest.mark.parametrize("seats", [3, 4])
+def test_table_matches_leak_no_card_deck_order_or_secret(app, client, caplog, seats):
+    """Tables of three and four seats (issue 14) over HTTP: every seat, the one sitting out and both
+    partners, reads its view and its new events before every move; none shows a card of a board in
+    play it may not see, a deck or salt of a deal not yet over, or any other seat's token or invite
+    code (each invite may appear only in the create answer, each token only in its seat's join)."""
+    from tests.api.table_helpers import assert_table_hides_secrets, mover_and_action
+    from service.extensions import db
+    from service.models import Deal, Game
+    scan = Scan()
+    caplog.set_level(logging.INFO)
+
+    def http(where, method, path, body=None, seat=None):
+        headers = {"Authorization": f"Bearer {tokens[seat]}"} if seat is not None else {}
+        response = client.open(path, method=method, json=body, headers=headers)
+        assert response.status_code < 300, (where, response.status_code, response.get_json())
+        scan.output(f"http:{where}", "".join(f"{k}: {v}\n" for k, v in response.headers.items())
+                    + response.get_data(as_text=True))
+        return response.get_json()
+
+    tokens: dict[int, str] = {}
+    created = http("create", "POST", "/games", {"name": "P0", "seats": seats, "rules": {"target": TARGET}})
+    game_id, tokens[0] = created["game_id"], created["token"]
+    scan.secret(created["token"], "http:create")
+    for invite in created["invites"]:
+        scan.secret(invite["invite_code"], "http:create")
+        joined = http(f"join {invite['seat']}", "POST", f"/games/{game_id}/join",
+                      {"invite_code": invite["invite_code"], "name": f"P{invite['seat']}"})
+        tokens[joined["seat"]] = joined["token"]
+        scan.secret(joined["token"], f"http:join {invite['seat']}")
+    events: dict[int, list] = {seat: [] for seat in range(seats)}
+    for step in range(5000):
+        with app.app_context():
+            state = db.session.get(Game, game_id).state
+            deals = db.session.query(Deal).filter_by(game_id=game_id).all()
+            db.session.expunge_all()
+        views = {}
+        for seat in range(seats):
+            views[seat] = http(f"view {step} seat {seat}", "GET", f"/games/{game_id}", seat=seat)
+            after = events[seat][-1]["seq"] if events[seat] else 0
+            page = http(f"events {step} seat {seat}", "GET", f"/games/{game_id}/events?after={after}&limit=500",
+                        seat=seat)
+            events[seat] += page["events"]
+            check_deck_order(json.dumps(views[seat]) + json.dumps(page), deals, f"step {step} seat {seat}")
+            if views[seat]["status"] != "finished":
+                assert_table_hides_secrets(views[seat], events[seat], state, seat)
+        if views[0]["status"] == "finished":
+            break
+        seat, action = mover_and_action(views)
+        answer = http(f"move {step}", "POST", f"/games/{game_id}/actions", action, seat=seat)
+        with app.app_context():  # as they stand after the move (a hand it ended is revealed in the answer)
+            deals = db.session.query(Deal).filter_by(game_id=game_id).all()
+            db.session.expunge_all()
+        check_deck_order(json.dumps(answer), deals, f"move {step}")
+    assert views[0]["status"] == "finished"
+    for record in caplog.records:
+        scan.output(f"log {record.name}", record.getMessage() + (record.exc_text or ""))
+    scan.verdict()
