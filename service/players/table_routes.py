@@ -47,7 +47,7 @@ def get_rematch(game_id):
 @table.doc(operationId="createWatchLink", security=BEARER)
 @table.response(201, NewWatchLinkSchema, example={**WATCH_EXAMPLE, "key": "w4tch...",
                                                   "url": "/games/MKsaxqYqE1pJxqt2oSEDug/public"})
-@problems(table, "invalid-token", "malformed-json", "unsupported-media-type")
+@problems(table, "invalid-token", "malformed-json", "unsupported-media-type", "watch-not-offered")
 def create_watch_link(game_id):
     """A read-only key to share: it shows what is public (discards, counts, scores, finished hands),
     never a hand in play. Shown once; revocable."""

@@ -25,6 +25,9 @@ def invalid_watch_key() -> Problem:
 
 
 def create(game: Game, seat: int) -> tuple[WatchLink, str]:
+    if len(game.seats) > 2:  # the public whitelist below is a two-seat view's
+        raise Problem("watch-not-offered", "watch links are offered for two-seat games only, not yet for "
+                                           "tables of three or four")
     key = new_token()
     link = WatchLink(game_id=game.id, key_hash=hash_secret(key), created_by_seat=seat, created_at=utcnow())
     db.session.add(link)
