@@ -171,8 +171,13 @@ def open_game(rules: Rules, name: str, seats: int = 2,
 
 def join_game(game_id: str, invite_code: str, name: str, first_dealer: int | None = None
               ) -> tuple[Game, Match, str]:
-    """Seat 1 of a two-seat game takes its place with the invite code (see take_seat)."""
-    game, match, token, _seat = take_seat(game_id, invite_code, name, first_dealer)
+    """Seat 1 of a two-seat game takes its place with the invite code (see take_seat). Its callers
+    (players, challenges, mail invitations) know two seats only: a table's invite is refused here,
+    and the caller's transaction undoes the seat taken."""
+    game, match, token, seat = take_seat(game_id, invite_code, name, first_dealer)
+    if len(game.seats) != 2:
+        raise Problem("invalid-invite", "this invite opens a seat at a table of three or four: join it with "
+                                        "POST /games/{game_id}/join")
     return game, match, token
 
 

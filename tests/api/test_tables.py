@@ -245,3 +245,22 @@ def test_a_watch_link_is_refused_at_a_table_and_nothing_is_made(app, client):
     assert response.status_code == 422 and response.get_json()["code"] == "watch-not-offered"
     with app.app_context():
         assert db.session.query(WatchLink).count() == 0
+
+
+def test_a_player_account_cannot_take_a_table_seat_by_the_two_seat_path(app, client):
+    """POST /me/games/{id}/join seats a player in seat 1 of a two-seat game: a table's invite is
+    refused there, and nothing is taken or bound."""
+    from service.players.models import PlayerSeat
+    from tests.players.support import new_player
+    player = new_player(client, "Vera")
+    status, created = poster(client)("/games", {"name": "Ann", "seats": 3})
+    code = created["invites"][1]["invite_code"]  # seat 2's
+    response = client.post(f"/games/{created['game_id']}/join".replace("/games", "/me/games"),
+                           json={"invite_code": code}, headers=auth(player["token"]))
+    assert response.status_code == 422 and response.get_json()["code"] == "invalid-invite"
+    with app.app_context():
+        assert db.session.query(PlayerSeat).count() == 0
+        game = db.session.get(Game, created["game_id"])
+        assert [s.joined_at is not None for s in game.seats] == [True, False, False]
+    joined = client.post(f"/games/{created['game_id']}/join", json={"invite_code": code, "name": "Vera"})
+    assert joined.status_code == 201 and joined.get_json()["seat"] == 2  # the code still works where it should
