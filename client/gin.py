@@ -265,7 +265,7 @@ def _seat_names(view: dict) -> dict[int, str]:
     players = view.get("players") or []
     if isinstance(players, dict):
         players = [players.get(str(i)) or players.get(i) for i in (0, 1)]
-    for seat, player in enumerate(players[:2]):
+    for seat, player in enumerate(players):  # two seats, or a table's three or four
         name = player.get("name") if isinstance(player, dict) else player
         if name:
             names[seat] = str(name)
@@ -513,7 +513,26 @@ def describe_hand_cards(record: dict, seat: int, style: Style) -> str | None:
     return f"their cards were {shown}{'  ' if shown else ''}deadwood {style.cards(dead)}"
 
 
+def table_event(event: dict) -> dict:
+    """A table board's event (it has `board` and `seats`) in table seats: its `seat`, `dealer`, the
+    keys of `cards` and its hand record are the board's local seats 0 and 1. Others as they are."""
+    seats = event.get("seats")
+    if event.get("board") is None or not isinstance(seats, list) or len(seats) != 2:
+        return event
+    local = {0: seats[0], 1: seats[1]}
+    shown = {**event, **{k: local.get(event[k]) for k in ("seat", "dealer") if isinstance(event.get(k), int)}}
+    if isinstance(event.get("cards"), dict):
+        shown["cards"] = {str(local[int(k)]): v for k, v in event["cards"].items()}
+    record = event.get("record")
+    if isinstance(record, dict):
+        shown["record"] = {**record, **{k: local.get(record[k]) for k in ("winner", "knocker", "dealer")
+                                        if isinstance(record.get(k), int)},
+                           "hands": {str(local[int(k)]): v for k, v in (record.get("hands") or {}).items()}}
+    return shown
+
+
 def describe_event(event: dict, seat: int, names: dict, style: Style) -> str:
+    event = table_event(event)
     kind = event.get("type")
     who_seat = event.get("seat")
     who = "you" if who_seat == seat else names.get(who_seat, "?") if who_seat is not None else ""
@@ -548,6 +567,18 @@ def describe_event(event: dict, seat: int, names: dict, style: Style) -> str:
         return f"hand {event.get('hand')} void: the stock ran out"
     if kind == "resign":
         return f"{who} resigned"
+    if kind == "next_pairing":  # a rotation's next hand
+        a, b = event.get("seats") or (None, None)
+        out = event.get("sitting_out")
+        return f"next hand: {names.get(a, '?')} v {names.get(b, '?')}; {'you sit' if out == seat else names.get(out, '?') + ' sits'} out"
+    if kind == "round_end":  # a partnership's round: both boards decided
+        return f"round {event.get('round', 0) + 1} over"
+    if kind == "table_hand_end":  # the board's hand_end said how; this is the table's record of it
+        return f"hand {event.get('hand')} scored"
+    if kind == "match_end" and isinstance(event.get("result"), dict) and "winner_seats" in event["result"]:
+        winners = event["result"]["winner_seats"]
+        return "match over: " + ("you win" if seat in winners else " and ".join(names.get(s, "?") for s in winners)
+                                 + (" win" if len(winners) > 1 else " wins"))
     if kind == "match_end":
         winner = event.get("winner")
         return "match over" + (f": {'you win' if winner == seat else names.get(winner, '?') + ' wins'}"
@@ -612,8 +643,35 @@ def _print_news(args, api: Api, store: Store, game_id: str, entry: dict, view: d
         print("Since you looked:\n  " + "\n  ".join(lines))
 
 
+def table_score_sheet(view: dict, seat: int | None = None) -> str:
+    """A table's sheet: each decided hand (its board, who played, who won) and the sides' totals."""
+    names = _seat_names(view)
+    sides = view.get("sides") or []
+    label = ["+".join(names.get(s, str(s)) + (" (you)" if s == seat else "") for s in side) for side in sides]
+    lines = [f"{'hand':>4}  {'board':5}  {'players':24}  {'won by':14}  {'points':>6}"]
+    for row in (view.get("scores") or {}).get("sheet") or []:
+        if row.get("hand") is None:  # a team bonus
+            lines.append(f"{'':>4}  team bonus to {label[row['side']]}: {row.get('team_bonus')}")
+            continue
+        a, b = row.get("seats") or (None, None)
+        winner = row.get("winner")
+        lines.append(f"{row['hand']:>4}  {row.get('board', 0):<5}  {(names.get(a, '?') + ' v ' + names.get(b, '?'))[:24]:24}  "
+                     f"{(names.get(winner, '-') if winner is not None else '-')[:14]:14}  {row.get('points', 0):>6}")
+    totals = _scores(view)
+    lines.append("total: " + ", ".join(f"{label[i]} {totals[i] if i < len(totals) else 0}" for i in range(len(sides))))
+    result = view.get("result")
+    if result and result.get("winner_seats"):
+        winners = result["winner_seats"]
+        lines.append(" and ".join(names.get(s, str(s)) for s in winners) + (" win" if len(winners) > 1 else " wins")
+                     + " the match"
+                     + ("" if result.get("reason") in (None, "target") else f" ({result['reason']})") + ".")
+    return "\n".join(lines)
+
+
 def score_sheet(view: dict, seat: int | None = None) -> str:
     """The match's score sheet, hand by hand with running totals, then the bonuses once a game closes."""
+    if "format" in view:  # a table of three or four seats
+        return table_score_sheet(view, seat)
     names = _seat_names(view)
     label = {s: names[s] + (" (you)" if s == seat else "") for s in (0, 1)}
     scores = view.get("scores") or {}
@@ -998,6 +1056,7 @@ PLAY_HELP = ("moves: take, pass, draw stock|discard, discard CARD, knock CARD, g
 
 def action_from_words(words: list[str], view: dict) -> dict:
     """A move typed at `gin play` (the same words as the commands and the mail replies)."""
+    view = seat_view(view)  # at a table: the seat's own board
     verb, rest = words[0].lower(), words[1:]
     if verb == "take":
         phases_with_upcard = ("upcard_offer", "last_discard_offer")

@@ -40,6 +40,17 @@ def test_one_bot_process_plays_every_seat_of_a_table_to_its_end(gin_server, copi
     assert max(view["result"]["totals"]) >= 30
     text = gin.render_view(view, 0, gin.Style(False), game_id)
     assert "The match is over" in text and ("You win" in text) == (0 in view["result"]["winner_seats"])
+    # The score sheet and the history in table seats: each move named for the table seat that made it.
+    sheet = gin.score_sheet(view, 0)
+    assert sheet.count("\n") >= len(view["scores"]["sheet"]) and "the match" in sheet.splitlines()[-1]
+    names = gin._seat_names(view)
+    assert names == {s: ("A" if s == 0 else f"P{s}") for s in range(seats)}
+    watcher = seats - 1
+    for event in gin.Api(gin_server, tokens[watcher]).events(game_id):
+        line = gin.describe_event(event, watcher, names, gin.Style(False))
+        if event.get("board") is not None and event["type"] in ("draw", "discard", "pass", "take_upcard"):
+            actor = event["seats"][event["seat"]]
+            assert line.startswith("you" if actor == watcher else names[actor]), (event, line)
 
 
 def test_the_client_draws_a_table(gin_server):
