@@ -42,12 +42,18 @@ class Scene:
         return "you" if seat == self.seat else name_of(self.names, seat)
 
     @property
+    def is_table(self) -> bool:
+        """A game of three or four seats (its view is a table's: table_mail.py writes its text)."""
+        return "format" in self.view
+
+    @property
     def my_turn(self) -> bool:
-        return self.view.get("to_move") == self.seat
+        to_move = self.view.get("to_move")  # at a table: every seat to move, one per board
+        return self.seat in to_move if isinstance(to_move, list) else to_move == self.seat
 
     @property
     def over(self) -> bool:
-        return self.view.get("phase") == "match_over"
+        return self.view.get("phase") == "match_over" or (self.is_table and self.view.get("result") is not None)
 
 
 def name_of(names: dict[int, str], seat: int) -> str:
@@ -65,6 +71,9 @@ def game_tag(game_id: str) -> str:
 def game_subject(game_id: str, names: dict[int, str], seat: int) -> str:
     """The one subject of every mail about one game to one seat: what changes goes in the body,
     so clients that thread by subject keep the game in one conversation."""
+    if len(names) > 2:
+        from .table_mail import subject as table_subject
+        return table_subject(game_id, names, seat)
     return f"{game_tag(game_id)} {name_of(names, seat)} v {name_of(names, 1 - seat)}"
 
 
@@ -314,6 +323,9 @@ def opening_lines(scene: Scene, kind: str) -> list[str]:
 
 def body(scene: Scene, kind: str = "update", answer: list[str] | None = None) -> str:
     """The plain-text body. `answer`: lines reporting on a reply's commands, shown first."""
+    if scene.is_table:
+        from . import table_mail
+        return table_mail.body(scene, kind, answer)
     out: list[str] = []
     if answer:
         out += answer + [""]
@@ -382,6 +394,9 @@ def reply_lines(scene: Scene) -> list[str]:
 
 def refusal(text: str, scene: Scene) -> str:
     """An engine refusal in the reader's words: names for seats, the phase said as a phase."""
+    if scene.is_table:
+        from . import table_mail
+        return table_mail.refusal(text, scene)
     text = re.sub(r"\bseat ([01])'s turn", lambda m: "your turn" if int(m.group(1)) == scene.seat
                   else f"{scene.who(int(m.group(1)))}'s turn", text)
     text = re.sub(r"\bseat ([01])\b", lambda m: scene.who(int(m.group(1))), text)
@@ -407,8 +422,10 @@ def error_answer(problem: str, applied: list[str]) -> list[str]:
 def wrong_sender_body(sender: str, names: dict[int, str], seat: int) -> str:
     """The notice to a seat's own address: no hand, no reply address (it carries nothing that
     would play), only who tried; `sender` was made safe to show (senders.shown)."""
+    others = " and ".join(name_of(names, s) for s in sorted(names) if s != seat) if len(names) > 2 else None
+    against = f"with {others}" if others else f"against {name_of(names, 1 - seat)}"
     return (f"A reply from {sender} tried to play for you, {name_of(names, seat)}, in your game "
-            f"against {name_of(names, 1 - seat)}; nothing changed.\n\n"
+            f"{against}; nothing changed.\n\n"
             "Only replies from this address play for your seat. If you wrote from another address, "
             "reply to your newest game mail from this one. If you did not, someone may have seen "
             "one of your game mails: nothing was played, and each mail's reply address stops "
@@ -430,7 +447,7 @@ def unknown_address_body() -> str:
 def digest_body(scenes: list[Scene], unsubscribe: str | None) -> str:
     out = [f"Your Gin Rummy games today ({len(scenes)}):"]
     for scene in scenes:
-        out += ["", "=" * 60, f"{tag(scene)} {scene.me} v {scene.them}", body(scene).rstrip()]
+        out += ["", "=" * 60, subject(scene), body(scene).rstrip()]
     if unsubscribe:
         out += ["", "-- ", f"To stop this digest, send a mail to {unsubscribe}."]
     return "\n".join(out) + "\n"

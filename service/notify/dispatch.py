@@ -26,8 +26,9 @@ from .. import deadlines
 from ..extensions import db
 from ..models import Event
 from ..store import events_page
+from ..table_games import is_table_state
 from ..tokens import hash_secret
-from . import compose, confirm, html_part, message, outbox
+from . import compose, confirm, html_part, message, outbox, table_dispatch
 from .contacts import contact_of, contacts_of
 from .models import InboundMail, MailToken
 from .settings import setting
@@ -37,6 +38,7 @@ log = logging.getLogger(__name__)
 WEBHOOK_TYPES = {"match_end": "match.ended", "hand_end": "hand.ended", "turn": "turn.started",
                  "start": "game.started", "reminder": "deadline.reminder", "expired": "deadline.passed"}
 MAX_EVENTS = 40
+TABLE_EVENTS = 200
 
 
 @dataclass
@@ -62,16 +64,21 @@ def after_change(game, match, actor: int | None, events: list[dict], moment: dat
 
 
 def _after_change(game, match, actor: int | None, events: list[dict], moment: datetime) -> None:
-    hand_dealt = any(e.get("type") == "deal" for e in events)
-    new_turn = match.to_move is not None and (match.to_move != actor or hand_dealt)
+    if table_dispatch.is_table(match):  # three or four seats: each seat by its own board
+        reasons = table_dispatch.reasons(match, actor, events)
+        new_turn = table_dispatch.clock_restarts(match, actor, events)
+    else:
+        hand_dealt = any(e.get("type") == "deal" for e in events)
+        new_turn = match.to_move is not None and (match.to_move != actor or hand_dealt)
+        hand_ended = any(e.get("type") in ("hand_end", "hand_void") for e in events)
+        reasons = {seat: ("match_end" if match.is_over else "hand_end" if hand_ended
+                          else "turn" if new_turn and match.to_move == seat else "start" if actor is None else None)
+                   for seat in (0, 1)}
     deadlines.on_change(game.id, match.to_move, new_turn, moment)
-    hand_ended = any(e.get("type") in ("hand_end", "hand_void") for e in events)
     reply = reply_context.get()
     contacts = contacts_of(game.id)
     confirmed = confirm.mailable(c.email for c in contacts.values())
-    for seat in (0, 1):
-        reason = ("match_end" if match.is_over else "hand_end" if hand_ended
-                  else "turn" if new_turn and match.to_move == seat else "start" if actor is None else None)
+    for seat, reason in reasons.items():
         contact = contacts.get(seat)
         email = contact.email if contact and contact.email and contact.email.lower() in confirmed else None
         if reply is not None and reply.seat == seat:
@@ -80,7 +87,7 @@ def _after_change(game, match, actor: int | None, events: list[dict], moment: da
                 contact.mail_mode == "turn" or (contact.mail_mode == "digest" and reason == "match_end")):
             # Digest readers still hear at once how the match ended: no later digest covers it.
             write_mail(game, match, seat, email, reason, moment)
-        if reason and contact and contact.webhook_url:
+        if reason in WEBHOOK_TYPES and contact and contact.webhook_url:  # a table's "dealt": no webhook type
             write_webhook(game, match, seat, WEBHOOK_TYPES[reason], moment)
 
 
@@ -96,7 +103,7 @@ def anyone_to_tell(game_id_column):
 def greet(game, match, seat: int, contact, moment: datetime, mail: bool, webhook: bool) -> None:
     """A seat that just gave an email or webhook hears where the game stands (a confirmed
     address; an unconfirmed one is asked to confirm first, see contacts.apply)."""
-    reason = "turn" if match.to_move == seat else "start"
+    reason = "turn" if is_to_move(match, seat) else "start"
     if mail and contact.mail_mode == "turn" and confirm.may_mail(contact.email):
         write_mail(game, match, seat, contact.email, reason, moment)
     if webhook:
@@ -132,6 +139,19 @@ def printable(text: str) -> str:
 
 # -- what a seat gets ---------------------------------------------------------------------------
 
+def is_to_move(match, seat: int) -> bool:
+    """Whether `seat` may act now (at a table, one seat per board may)."""
+    return seat in match.table.to_move if table_dispatch.is_table(match) else match.to_move == seat
+
+
+def own_seq(game, seat: int) -> int:
+    """The seq of the seat's own last move (a table's board events name local seats: see
+    table_dispatch.last_own_seq)."""
+    if is_table_state(game.state):
+        return table_dispatch.last_own_seq(game.id, seat)
+    return last_own_seq(game.id, seat)
+
+
 def last_own_seq(game_id: str, seat: int) -> int:
     # Events carrying a seat are that seat's own moves, except a timeout (claimed by the other).
     return db.session.scalar(select(func.max(Event.seq)).where(
@@ -143,13 +163,18 @@ def last_seq(game_id: str) -> int:
 
 
 def seat_events(game, seat: int, after: int) -> list[dict]:
+    if is_table_state(game.state):
+        # A table's mail tells only the seat's own board move by move and sums up the rest, so
+        # it reads the latest events (a seat that sat out a hand has many since its last move).
+        after = max(after, last_seq(game.id) - TABLE_EVENTS)
+        return events_page(game, seat, after, TABLE_EVENTS)["events"]
     return events_page(game, seat, after, MAX_EVENTS)["events"]
 
 
 def scene_for(game, match, seat: int, moment: datetime, *, after: int | None = None) -> compose.Scene:
     """The seat's picture of the game now, with a fresh reply address bound to this version."""
     names = {s.seat: s.name for s in game.seats}
-    after = last_own_seq(game.id, seat) if after is None else after
+    after = own_seq(game, seat) if after is None else after
     reply = None if match.is_over else new_reply_address(game.id, seat, game.version, moment)
     return compose.Scene(
         game_id=game.id, version=game.version, seat=seat, names=names, view=match.view(seat),
@@ -237,9 +262,9 @@ def _write_webhook(game, match, seat: int, contact, event_type: str, moment: dat
         "timestamp": moment.isoformat(),
         "data": {
             "game_id": game.id, "version": game.version, "seat": seat,
-            "to_move": match.to_move, "your_turn": match.to_move == seat,
+            "to_move": match.to_move, "your_turn": is_to_move(match, seat),
             "deadline": deadline.isoformat() if deadline else None,
-            "events": seat_events(game, seat, last_own_seq(game.id, seat)),
+            "events": seat_events(game, seat, own_seq(game, seat)),
             "view": view,
         },
     }

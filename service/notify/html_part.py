@@ -56,7 +56,8 @@ def button(scene: Scene, command: str) -> str:
 
 
 def render(scene: Scene, text: str) -> str:
-    view = scene.view
+    # At a table the hand shown is the seat's own board's (none while it plays on no board).
+    view = ((scene.view.get("my_board") or {}).get("view") or {}) if scene.is_table else scene.view
     arrangement = view.get("arrangement") or {}
     parts = ['<div style="font:15px sans-serif;color:#111;max-width:640px">']
     if view.get("hand") and not scene.over:

@@ -29,8 +29,9 @@ from ..errors import Problem
 from ..extensions import db
 from ..models import Game
 from ..rules import IllegalAction
+from ..table_games import is_table_state
 from ..tokens import hash_secret
-from . import compose, confirm, dispatch, invitations, message, outbox, senders
+from . import compose, confirm, dispatch, invitations, message, outbox, senders, table_dispatch
 from .addresses import normalised
 from .commands import CommandError, parse_commands, resolve, strip_reply, subject_text
 from .consent import MailConfirmation
@@ -260,13 +261,25 @@ def commands_of(msg: EmailMessage):
     return commands
 
 
-def moved_since(game, version: int, event_seq: int | None) -> bool:
+def moved_since(game, version: int, event_seq: int | None, seat: int | None = None) -> bool:
     """Whether a move was recorded after the reply's secret was issued. A change that is no move
     (a vacation, a contact change) leaves the secret good. Secrets from before event_seq was
-    stored are judged by the version, as they were."""
+    stored are judged by the version, as they were. At a table only what concerns the seat's
+    own board counts: a move on the other board of a partnership leaves its reply good."""
     if event_seq is None:
         return game.version != version
+    if seat is not None and is_table_state(game.state):
+        return table_dispatch.moved_since(game.id, seat, event_seq)
     return dispatch.last_seq(game.id) != event_seq
+
+
+def seat_view(match, seat: int) -> dict:
+    """What a reply's commands are read against: the seat's view, at a table its own board's
+    (an empty one while it plays on no board: the engine then says why nothing plays)."""
+    view = match.view(seat)
+    if "format" in view:
+        return (view.get("my_board") or {}).get("view") or {}
+    return view
 
 
 def play_reply(msg: EmailMessage, message_id: str, game_id: str, seat: int, version: int,
@@ -283,7 +296,7 @@ def play_reply(msg: EmailMessage, message_id: str, game_id: str, seat: int, vers
             since = dispatch.last_seq(game_id)
             if game is None:
                 raise Stale("the game no longer exists")
-            if moved_since(game, version, event_seq):
+            if moved_since(game, version, event_seq, seat):
                 raise Stale(f"this reply answers version {version} of the game, but it is at version "
                             f"{game.version} now (a move was made since). The current state is "
                             "below: reply to this mail instead")
@@ -291,7 +304,7 @@ def play_reply(msg: EmailMessage, message_id: str, game_id: str, seat: int, vers
             for index, command in enumerate(commands):
                 last = index == len(commands) - 1
                 with db.session.begin_nested():  # a refused command undoes itself, and only itself
-                    action = resolve(command, store.started_match(game).view(seat))
+                    action = resolve(command, seat_view(store.started_match(game), seat))
                     context = dispatch.reply_context.set(dispatch.MailReply(
                         seat, played + [str(command)], message_id, since) if last else None)
                     try:

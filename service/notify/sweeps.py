@@ -19,7 +19,7 @@ from ..models import Game
 from ..players.models import PlayerEvent
 from ..store import load_match
 from ..tokens import hash_secret
-from . import compose, confirm, dispatch, message, outbox
+from . import compose, confirm, dispatch, message, outbox, table_dispatch
 from .consent import MailConfirmation
 from .contacts import contact_of
 from .models import Contact, GameClock, InboundMail, MailToken, OutboxMessage
@@ -47,21 +47,26 @@ def _take_clock(clock: GameClock, flag: str) -> bool:
     return done.rowcount == 1
 
 
-def _notify_clock(clock: GameClock, seat: int, kind: str, moment: datetime) -> None:
+def _notify_clock(clock: GameClock, kind: str, moment: datetime) -> None:
+    """A reminder to the seat on the clock; once its deadline passed, a notice to every seat that
+    may claim the match (its opponent; at a table every seat but it and its partners)."""
     game = db.session.get(Game, clock.game_id)
     match = load_match(game) if game else None
     if match is None or match.is_over:
         return
-    contact = contact_of(game.id, seat)
-    if contact and contact.mail_mode != "off" and confirm.may_mail(contact.email):
-        dispatch.write_mail(game, match, seat, contact.email, kind, moment)
-    if contact and contact.webhook_url:
-        dispatch.write_webhook(game, match, seat, dispatch.WEBHOOK_TYPES[kind], moment)
+    seats = [clock.turn_seat] if kind == "reminder" else table_dispatch.claimants(match, clock.turn_seat)
+    for seat in seats:
+        contact = contact_of(game.id, seat)
+        if contact and contact.mail_mode != "off" and confirm.may_mail(contact.email):
+            dispatch.write_mail(game, match, seat, contact.email, kind, moment)
+        if contact and contact.webhook_url:
+            dispatch.write_webhook(game, match, seat, dispatch.WEBHOOK_TYPES[kind], moment)
 
 
 def sweep_clocks(moment: datetime | None = None) -> int:
-    """Reminders (a quarter of the time left) to the seat to move; notices to its opponent once
-    the deadline has passed (it may claim the match). Returns how many were written."""
+    """Reminders (a quarter of the time left) to the seat to move (at a table, the one the move
+    clock is on); notices to its opponents once the deadline has passed (they may claim the
+    match). Returns how many were written."""
     moment = moment or deadlines.now()
 
     def work():
@@ -73,8 +78,7 @@ def sweep_clocks(moment: datetime | None = None) -> int:
                 .limit(BATCH).with_for_update(skip_locked=True)).all()
             for clock in due:
                 if _take_clock(clock, flag):
-                    seat = clock.turn_seat if kind == "reminder" else 1 - clock.turn_seat
-                    _notify_clock(clock, seat, kind, moment)
+                    _notify_clock(clock, kind, moment)
                     written += 1
         return written
     return _transaction(work)

@@ -1,0 +1,219 @@
+"""Play by email at tables of three and four seats (issue 14): whole matches played by replies
+alone, through the service's real SMTP listener, every mail caught by a real SMTP server and
+scanned for cards its seat may not see; replies from another seat's address, stale replies and a
+sitting-out seat's reply refused; reminders to the seat on the clock, claims to its opponents."""
+from __future__ import annotations
+
+import pytest
+
+from tests.api.helpers import choose, stored_game
+
+from .conftest import DOMAIN, auth, deliver, flat, outbox_rows, reply, reply_address, text
+from .table_mail_helpers import EMAILS, NAMES, command_for, expected_subject, scan_mail, start_mailed_table
+
+
+def table_view(client, game, seat) -> dict:
+    response = client.get(f"/games/{game['id']}", headers=auth(game["tokens"][seat]))
+    assert response.status_code == 200, response.get_json()
+    return response.get_json()
+
+
+def new_mail(mail_server, seen: int) -> list:
+    return mail_server.catcher.messages[seen:]
+
+
+def seat_of(recipients) -> int:
+    [seat] = [s for s, address in EMAILS.items() if address in recipients]
+    return seat
+
+
+def check_new_mail(notify_app, mail_server, game, seen: int, mails: dict) -> int:
+    """Deliver, then check every new mail against the game as it is now (each was composed at
+    this version, by the change that made it)."""
+    deliver(notify_app)
+    stored = stored_game(notify_app, game["id"])
+    for recipients, message in new_mail(mail_server, seen):
+        seat = seat_of(recipients)
+        assert message["X-Gin-Seat"] == str(seat) and message["X-Gin-Version"] == str(stored.version)
+        assert message["Subject"] == expected_subject(game["id"], game["seats"], seat)
+        # One thread per seat (an answer refers to the reply it answers as well).
+        assert message["References"].split()[0] == f"<gin.{game['id']}.{seat}@{DOMAIN}>"
+        scan_mail(message, stored.state, seat)
+        mails.setdefault(seat, []).append(message)
+    return len(mail_server.catcher.messages)
+
+
+@pytest.mark.parametrize("seats", [3, 4])
+def test_a_whole_table_match_played_by_email_replies(nclient, notify_app, mail_server, listener, seats):
+    game = start_mailed_table(nclient, seats, rules={"target": 50})
+    mails: dict[int, list] = {}
+    seen = check_new_mail(notify_app, mail_server, game, 0, mails)
+    # The deal: every seat hears, the seat(s) to move with their commands, the others without.
+    first = table_view(nclient, game, 0)
+    assert sorted(mails) == list(range(seats))
+    for seat in range(seats):
+        body = text(mails[seat][-1])
+        if seat in first["to_move"]:
+            assert body.startswith(f"Your turn, {NAMES[seat]}: you play ") and "To play, reply" in body
+        else:
+            assert body.startswith("The game has begun.") and "To play, reply" not in body
+    if seats == 3:
+        out = first["sitting_out"]
+        assert "You sit out this hand" in text(mails[out][-1]) and "Your hand (" not in text(mails[out][-1])
+        assert "Standings (first to 50): Ann 0, Bob 0, Carl 0." in flat(text(mails[0][-1]))
+    else:
+        assert "two partnerships, you and Carl against Bob and Dan" in flat(text(mails[0][-1]))
+        assert "Board 2 (Carl v Dan, hand 2): Dan to move; discard pile top" in flat(text(mails[0][-1]))
+
+    moves, sat_out_mails, hand_ends = 0, set(), 0
+    for step in range(3000):
+        view = table_view(nclient, game, 0)
+        if view["status"] == "finished":
+            break
+        seat = view["to_move"][step % len(view["to_move"])]  # both boards of a partnership in turn
+        own = table_view(nclient, game, seat)["my_board"]["view"]
+        latest = mail_server.catcher.to(EMAILS[seat])[-1]  # the seat's newest mail still plays
+        before = stored_game(notify_app, game["id"]).version
+        reply(listener, reply_address(latest), command_for(choose(own)), sender=EMAILS[seat],
+              subject="Re: " + latest["Subject"])
+        assert stored_game(notify_app, game["id"]).version == before + 1, text(mail_server.catcher.messages[-1])
+        moves += 1
+        count = len(mail_server.catcher.messages)
+        seen = check_new_mail(notify_app, mail_server, game, seen, mails)
+        for recipients, message in mail_server.catcher.messages[count:]:
+            body = text(message)
+            # Only the mover gets its answer; others only when their turn began or a hand ended.
+            assert seat_of(recipients) == seat or not body.startswith("Played:"), body
+            if "You sit out this hand" in body:
+                sat_out_mails.add(seat_of(recipients))
+                assert "Your hand (" not in body and "To play, reply" not in body
+            hand_ends += body.startswith("Hand over")
+    final = table_view(nclient, game, 0)
+    assert final["status"] == "finished" and final["result"]["reason"] == "target", moves
+    # Every hand before the last ended with "Hand over" mails: in a rotation to all three seats
+    # but the one whose reply ended it (it gets its answer), in a partnership to that board's
+    # other player.
+    decided = len(final["scores"]["sheet"])
+    assert decided >= 1 and hand_ends >= (2 if seats == 3 else 1) * (decided - 1), (decided, hand_ends)
+    for seat in range(seats):  # every seat's last mail says how the match ended, in the seat's words
+        body = flat(text(mails[seat][-1]))
+        winners = final["result"]["winner_seats"]
+        assert body.startswith(("Played: ", "Match over: "))  # the last mover's is its answer
+        assert ("Match over: you" if seat in winners else "Match over: " + NAMES[winners[0]]) in body, body
+        assert "Score sheet:" in body and "Final totals:" in body and "Reply" not in body.split("Score sheet:")[1]
+    if seats == 3 and decided > 1:
+        assert sat_out_mails, "the loser of a hand sits out the next and is told so"
+    assert all(row.status == "sent" for row in outbox_rows(notify_app))
+
+
+def test_a_reply_from_another_seats_address_plays_nothing(nclient, notify_app, mail_server, listener):
+    game = start_mailed_table(nclient, 4)
+    deliver(notify_app)
+    mover = table_view(nclient, game, 0)["to_move"][0]
+    own = table_view(nclient, game, mover)["my_board"]["view"]
+    latest = mail_server.catcher.to(EMAILS[mover])[-1]
+    before = stored_game(notify_app, game["id"])
+    partner = (mover + 2) % 4
+    for sender in (EMAILS[partner], EMAILS[(mover + 1) % 4]):  # the partner, an opponent
+        reply(listener, reply_address(latest), command_for(choose(own)), sender=sender)
+    after = stored_game(notify_app, game["id"])
+    assert (after.version, after.state) == (before.version, before.state)
+    deliver(notify_app)
+    notices = [m for m in mail_server.catcher.to(EMAILS[mover]) if "tried to play for you" in text(m)]
+    # One notice an hour at most (WRONG_SENDER_NOTICES_PER_HOUR), to the seat's own address.
+    assert len(notices) == 1 and notices[0]["Subject"] == expected_subject(game["id"], 4, mover)
+    others = " and ".join(NAMES[s] for s in range(4) if s != mover)
+    assert f"in your game with {others}; nothing changed." in flat(text(notices[0]))
+    assert not mail_server.catcher.to(EMAILS[partner])[1:]  # the partner got only its deal mail
+    # The seat's own address still plays with the same reply address.
+    reply(listener, reply_address(latest), command_for(choose(own)), sender=EMAILS[mover])
+    assert stored_game(notify_app, game["id"]).version == before.version + 1
+
+
+def test_stale_replies_and_a_sitting_out_seat_are_refused(nclient, notify_app, mail_server, listener):
+    game = start_mailed_table(nclient, 3)
+    deliver(notify_app)
+    view = table_view(nclient, game, 0)
+    mover, out = view["to_move"][0], view["sitting_out"]
+    # The seat sitting out has nothing to play: its reply changes nothing and says why.
+    before = stored_game(notify_app, game["id"])
+    reply(listener, reply_address(mail_server.catcher.to(EMAILS[out])[-1]), "draw stock", sender=EMAILS[out])
+    assert stored_game(notify_app, game["id"]).version == before.version
+    deliver(notify_app)
+    answer = text(mail_server.catcher.to(EMAILS[out])[-1])
+    assert answer.startswith("Not played: draw stock: you play on no board now (sitting out this hand)")
+    assert "Your hand (" not in answer
+    # A reply to a mail older than a move on the seat's own board is stale.
+    old = mail_server.catcher.to(EMAILS[mover])[-1]
+    own = table_view(nclient, game, mover)["my_board"]["view"]
+    reply(listener, reply_address(old), command_for(choose(own)), sender=EMAILS[mover])
+    moved = stored_game(notify_app, game["id"])
+    assert moved.version == before.version + 1
+    deliver(notify_app)
+    mover_now = table_view(nclient, game, 0)["to_move"][0]
+    if mover_now == mover:  # a draw: the seat moves on; its first mail is stale now
+        reply(listener, reply_address(old), "pass", sender=EMAILS[mover])
+        deliver(notify_app)
+        assert text(mail_server.catcher.to(EMAILS[mover])[-1]).startswith("Not played: this reply answers version")
+    else:
+        reply(listener, reply_address(old), command_for(choose(own)), sender=EMAILS[mover])
+        deliver(notify_app)
+        assert text(mail_server.catcher.to(EMAILS[mover])[-1]).startswith("Not played: this reply answers version")
+    assert stored_game(notify_app, game["id"]).version == moved.version
+
+
+def test_a_move_on_the_other_board_leaves_a_reply_good(nclient, notify_app, mail_server, listener):
+    """A partnership plays two boards at once: a seat's mail keeps playing while the other board
+    moves (only a move on its own board, or a new round, makes it stale)."""
+    game = start_mailed_table(nclient, 4)
+    deliver(notify_app)
+    first, second = table_view(nclient, game, 0)["to_move"]
+    waiting = mail_server.catcher.to(EMAILS[second])[-1]
+    for seat in (first, second):
+        own = table_view(nclient, game, seat)["my_board"]["view"]
+        address = reply_address(waiting if seat == second else mail_server.catcher.to(EMAILS[seat])[-1])
+        before = stored_game(notify_app, game["id"]).version
+        reply(listener, address, command_for(choose(own)), sender=EMAILS[seat])
+        assert stored_game(notify_app, game["id"]).version == before + 1, seat
+
+
+def test_reminders_go_to_the_seat_on_the_clock_and_claims_to_its_opponents(nclient, notify_app, mail_server,
+                                                                            clock, listener):
+    from service.notify.sweeps import sweep_clocks
+    game = start_mailed_table(nclient, 4, move_time_hours=8)
+    deliver(notify_app)
+    view = table_view(nclient, game, 0)
+    late = view["on_clock"]
+    partner = (late + 2) % 4
+    counts = {seat: len(mail_server.catcher.to(EMAILS[seat])) for seat in range(4)}
+    clock.advance(hours=7)
+    with notify_app.app_context():
+        assert sweep_clocks() == 1
+    deliver(notify_app)
+    reminded = [s for s in range(4) if len(mail_server.catcher.to(EMAILS[s])) > counts[s]]
+    assert reminded == [late]
+    body = text(mail_server.catcher.to(EMAILS[late])[-1])
+    assert body.startswith(f"Reminder, {NAMES[late]}: it is your move and 1 h 0 min of your time is left.")
+    scan_mail(mail_server.catcher.to(EMAILS[late])[-1], stored_game(notify_app, game["id"]).state, late)
+    clock.advance(hours=2)
+    with notify_app.app_context():
+        assert sweep_clocks() == 1
+    deliver(notify_app)
+    told = [s for s in range(4) if len(mail_server.catcher.to(EMAILS[s])) > counts[s] + (s == late)]
+    assert sorted(told) == sorted(s for s in range(4) if s not in (late, partner))
+    notice = mail_server.catcher.to(EMAILS[told[0]])[-1]
+    assert text(notice).startswith(f"{NAMES[late]}'s time is up")
+    assert "claim           win the match on time" in text(notice)
+    # The partner cannot claim (its old mail's reply is refused), an opponent can, by reply.
+    reply(listener, reply_address(mail_server.catcher.to(EMAILS[partner])[-1]), "claim", sender=EMAILS[partner])
+    assert table_view(nclient, game, 0)["status"] == "active"
+    deliver(notify_app)
+    refused = flat(text(mail_server.catcher.to(EMAILS[partner])[-1]))
+    assert refused.startswith("Not played: claim: only a waiting opponent may claim on time"), refused
+    reply(listener, reply_address(notice), "claim", sender=EMAILS[told[0]])
+    result = table_view(nclient, game, 0)["result"]
+    assert result["reason"] == "timeout" and late not in result["winner_seats"]
+    deliver(notify_app)
+    for seat in range(4):
+        last = flat(text(mail_server.catcher.to(EMAILS[seat])[-1]))
+        assert "Match over:" in last and "(on time)" in last
