@@ -82,13 +82,18 @@ def over_limit(sender: str | None, client: str | None, moment) -> bool:
     return False
 
 
+# A table's invitation (it is for seat 1; the other seats join by their own invite codes).
+TABLE_WORDS = {3: " for three players (one sits out each hand; the winner of a hand plays the one who sat out)",
+               4: " for four players in two partnerships (two games at once, partners' points combined)"}
+
+
 def send_invitation(game, row: MailInvitation, invite_code: str, to: str, moment) -> None:
     inviter = game.seats[0].name
     reply_to = message.address("join", invite_code)
     base = setting("BASE_URL").rstrip("/")
     hours = _move_time(game.id)
-    text = (f"{inviter} invites you to a game of Gin Rummy, played by mail: one move at a time, "
-            "at your own pace.\n\n"
+    text = (f"{inviter} invites you to a game of Gin Rummy{TABLE_WORDS.get(len(game.seats), '')}, played by "
+            "mail: one move at a time, at your own pace.\n\n"
             f"The rules: {rules_in_words(game.rules)}\n"
             + (f"Time per move: {hours} hours.\n" if hours else "No time limit per move.\n") +
             "\nTo join, reply to this mail with the one word\n\n    join\n\n"
@@ -168,7 +173,9 @@ def _join(msg, secret: str, word: str, rest: list[str], envelope_sender, moment)
             set_contact(row.game_id, 1, moment, email=row.invitee, mail_mode="turn")
             # The reply came from the address the invitation went to: its owner reads that mail.
             confirm.confirmed(row.invitee, moment)
-            store.join_game(row.game_id, secret, name)  # deals; the first turn's mails go to both
+            # The invite code opens seat 1 (of two, or of a table: the deal waits for every seat);
+            # the last seat taken deals, and the first turn's mails go to every seat.
+            store.take_seat(row.game_id, secret, name)
     except (Problem, ValueError) as exc:
         return "failed", getattr(exc, "detail", None) or str(exc), row.game_id
     row.joined_at = moment

@@ -217,3 +217,88 @@ def test_reminders_go_to_the_seat_on_the_clock_and_claims_to_its_opponents(nclie
     for seat in range(4):
         last = flat(text(mail_server.catcher.to(EMAILS[seat])[-1]))
         assert "Match over:" in last and "(on time)" in last
+
+
+def test_a_move_on_the_other_board_leaves_the_deadline_on_the_clock_where_it_was(nclient, notify_app, mail_server,
+                                                                                  clock, listener):
+    """The move clock is on the seat waiting longest; a move on the other board does not start it
+    afresh (only that seat's own turn beginning does, or the clock passing to another seat)."""
+    game = start_mailed_table(nclient, 4, move_time_hours=10)
+    deliver(notify_app)
+    view = table_view(nclient, game, 0)
+    on_clock, deadline = view["on_clock"], view["deadline"]
+    other = next(s for s in view["to_move"] if s != on_clock)
+    # Its deal mail says whose clock runs and when its own starts.
+    assert f"yours starts when {NAMES[on_clock]} has moved" in flat(text(mail_server.catcher.to(EMAILS[other])[-1]))
+    clock.advance(hours=3)
+    own = table_view(nclient, game, other)["my_board"]["view"]
+    reply(listener, reply_address(mail_server.catcher.to(EMAILS[other])[-1]), command_for(choose(own)),
+          sender=EMAILS[other])
+    after = table_view(nclient, game, 0)
+    assert after["version"] == view["version"] + 1
+    assert (after["on_clock"], after["deadline"]) == (on_clock, deadline)
+    # When the seat on the clock moves, the clock passes on and starts afresh for the next.
+    own = table_view(nclient, game, on_clock)["my_board"]["view"]
+    reply(listener, reply_address(mail_server.catcher.to(EMAILS[on_clock])[-1]), command_for(choose(own)),
+          sender=EMAILS[on_clock])
+    moved = table_view(nclient, game, 0)
+    assert moved["on_clock"] != on_clock  # its first move passes the upcard: its opponent's turn
+    assert moved["deadline"] > deadline and moved["deadline"].startswith("2030-01-02T01:00")  # 15:00 + 10 h
+
+
+def test_webhooks_and_digests_at_a_table(nclient, notify_app, mail_server, clock, receiver):
+    """A webhook of a table seat gets turn.started with its own table view when its turn begins;
+    a digest reader gets the table's mail text in its daily digest, and no per-turn mail."""
+    import json
+
+    from .conftest import confirm_addresses
+    confirm_addresses(notify_app, *EMAILS.values())
+    created = nclient.post("/games", json={"name": "Ann", "seats": 3, "email": EMAILS[0],
+                                           "rules": {"target": 50}}).get_json()
+    tokens = {0: created["token"]}
+    extra = {1: {"webhook_url": receiver.url}, 2: {"email": EMAILS[2], "mail_mode": "digest"}}
+    for invite in created["invites"]:
+        seat = invite["seat"]
+        joined = nclient.post(f"/games/{created['game_id']}/join", json={
+            "invite_code": invite["invite_code"], "name": NAMES[seat], **extra[seat]})
+        assert joined.status_code == 201, joined.get_json()
+        tokens[seat] = joined.get_json()["token"]
+    game = {"id": created["game_id"], "tokens": tokens, "seats": 3}
+    deliver(notify_app)
+    hooks = [json.loads(r["body"]) for r in receiver.delivered()]
+    assert hooks and hooks[-1]["data"]["seat"] == 1 and hooks[-1]["data"]["view"]["format"] == "rotation"
+    view = table_view(nclient, game, 1)
+    assert hooks[-1]["type"] == ("turn.started" if 1 in view["to_move"] else "game.started")
+    assert hooks[-1]["data"]["your_turn"] == (1 in view["to_move"])
+    seen = hooks[-1]["data"]["view"]
+    if seen["my_board"] is not None:  # its own hand, as its view over HTTP shows it
+        assert seen["my_board"]["view"]["hand"] == view["my_board"]["view"]["hand"]
+    assert mail_server.catcher.to(EMAILS[2]) == []  # a digest reader: no per-turn mail
+    clock.advance(hours=24, minutes=1)
+    deliver(notify_app)
+    [digest] = mail_server.catcher.to(EMAILS[2])
+    body = text(digest)
+    assert expected_subject(game["id"], 3, 2) in body and "three players, one sitting out" in flat(body)
+    scan_mail(digest, stored_game(notify_app, game["id"]).state, 2)
+
+
+def test_a_table_invitation_says_how_many_play_and_is_joined_by_reply(nclient, notify_app, mail_server, listener):
+    from .conftest import confirm_addresses
+    confirm_addresses(notify_app, EMAILS[0])
+    created = nclient.post("/games", json={"name": "Ann", "seats": 3, "email": EMAILS[0],
+                                           "invite_email": EMAILS[1]}).get_json()
+    deliver(notify_app)
+    [invitation] = mail_server.catcher.to(EMAILS[1])
+    assert "a game of Gin Rummy for three players (one sits out each hand;" in flat(text(invitation))
+    reply(listener, reply_address(invitation), "join Bob", sender=EMAILS[1])
+    ann = {"id": created["game_id"], "tokens": {0: created["token"]}}
+    assert [p["name"] for p in table_view(nclient, ann, 0)["players"]] == ["Ann", "Bob", None]  # seat 1
+    carl = created["invites"][1]
+    assert carl["seat"] == 2
+    joined = nclient.post(f"/games/{created['game_id']}/join", json={"invite_code": carl["invite_code"],
+                                                                       "name": "Carl"})
+    assert joined.status_code == 201 and joined.get_json()["game"]["status"] == "active"
+    deliver(notify_app)
+    bob = mail_server.catcher.to(EMAILS[1])[-1]  # Bob plays by mail from here on
+    assert bob["Subject"] == expected_subject(created["game_id"], 3, 1) and reply_address(bob).startswith("play+")
+    scan_mail(bob, stored_game(notify_app, created["game_id"]).state, 1)
