@@ -302,3 +302,24 @@ def test_a_table_invitation_says_how_many_play_and_is_joined_by_reply(nclient, n
     bob = mail_server.catcher.to(EMAILS[1])[-1]  # Bob plays by mail from here on
     assert bob["Subject"] == expected_subject(created["game_id"], 3, 1) and reply_address(bob).startswith("play+")
     scan_mail(bob, stored_game(notify_app, created["game_id"]).state, 1)
+
+
+def test_a_resignation_by_reply_ends_the_match_for_the_whole_partnership(nclient, notify_app, mail_server,
+                                                                         listener):
+    game = start_mailed_table(nclient, 4)
+    deliver(notify_app)
+    seen = {seat: len(mail_server.catcher.to(EMAILS[seat])) for seat in range(4)}
+    reply(listener, reply_address(mail_server.catcher.to(EMAILS[2])[-1]), "resign", sender=EMAILS[2])
+    result = table_view(nclient, game, 0)["result"]
+    assert result["reason"] == "resign" and sorted(result["winner_seats"]) == [1, 3]
+    deliver(notify_app)
+    state = stored_game(notify_app, game["id"]).state
+    for seat in range(4):
+        [last] = mail_server.catcher.to(EMAILS[seat])[seen[seat]:]  # one mail each: the end
+        scan_mail(last, state, seat)
+        body = flat(text(last))
+        winners = "Match over: you and Dan win" if seat == 1 else "Match over: you and Bob win" if seat == 3 \
+            else "Match over: Bob and Dan win"
+        assert f"{winners} (by resignation)." in body, body
+        assert ("You resigned." if seat == 2 else "Carl resigned.") in body
+        assert "Reply" not in body and "Your hand (" not in body
