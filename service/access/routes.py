@@ -39,11 +39,14 @@ def read_invitation(args, game_id):
     """What an invite code invites to (the inviter's name, the rules), before joining: the code
     travels in the body, never in a URL. Changes nothing."""
     game = db.session.get(Game, game_id) if store.could_be_game_id(game_id) else None
-    seat = game.seats[1] if game is not None else None
-    if seat is None or not hmac.compare_digest(seat.invite_hash or "", hash_secret(args["invite_code"])):
+    hashed = hash_secret(args["invite_code"])
+    # Any seat but the creator's (a table of three or four has an invite per seat), as joining reads it.
+    seat = next((s for s in (game.seats[1:] if game is not None else [])
+                 if hmac.compare_digest(s.invite_hash or "", hashed)), None)
+    if seat is None:
         raise Problem("invalid-invite", "this invite code does not open a seat in this game")
     if seat.joined_at is not None:
-        raise Problem("game-full", "both seats of this game are taken: an invite code works once")
+        raise Problem("game-full", "this invite's seat is taken already: an invite code works once")
     clock = deadlines.clock_of(game.id)
     return {"game_id": game.id, "inviter": game.seats[0].name, "rules": game.rules,
             "move_time_hours": clock.move_time_hours if clock else None}

@@ -82,6 +82,10 @@ def _resolve(schema: dict, schemas: dict) -> dict:
 
 def _fields(schema: dict, schemas: dict) -> str:
     schema = _resolve(schema, schemas)
+    alternatives = schema.get("anyOf") or schema.get("oneOf")
+    if alternatives:  # a view is a GameView or a TableView: the fields of each, under its name
+        return "".join(f"<p><i>{escape(alt.get('$ref', '').rsplit('/', 1)[-1] or 'or')}</i></p>" + _fields(alt, schemas)
+                       for alt in alternatives)
     properties = schema.get("properties", {})
     if not properties:
         return ""

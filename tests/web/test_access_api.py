@@ -42,6 +42,27 @@ def test_invitation_shows_inviter_and_rules_and_changes_nothing(client):
     assert unknown.status_code == 422 and unknown.get_json()["code"] == "invalid-invite"
 
 
+def test_every_seat_of_a_table_reads_its_own_invitation(client):
+    """At a table of three or four each seat has an invite code of its own: each reads the
+    invitation (the join page shows it first), until that seat is taken."""
+    created = client.post("/games", json={"name": "Ann", "seats": 4, "rules": {"target": 50}}).get_json()
+    game_id = created["game_id"]
+    for invite in created["invites"]:
+        answer = client.post(f"/games/{game_id}/invitation", json={"invite_code": invite["invite_code"]})
+        assert answer.status_code == 200, (invite["seat"], answer.get_json())
+        assert answer.get_json()["inviter"] == "Ann" and answer.get_json()["rules"]["target"] == 50
+    last = created["invites"][2]
+    joined = client.post(f"/games/{game_id}/join", json={"invite_code": last["invite_code"], "name": "Dan"})
+    assert joined.status_code == 201 and joined.get_json()["seat"] == 3
+    used = client.post(f"/games/{game_id}/invitation", json={"invite_code": last["invite_code"]})
+    assert used.status_code == 409 and used.get_json()["code"] == "game-full"
+    still_open = client.post(f"/games/{game_id}/invitation", json={"invite_code": created["invites"][1]["invite_code"]})
+    assert still_open.status_code == 200
+    other = client.post("/games", json={"name": "Zed", "seats": 3}).get_json()
+    crossed = client.post(f"/games/{game_id}/invitation", json={"invite_code": other["invites"][1]["invite_code"]})
+    assert crossed.status_code == 422 and crossed.get_json()["code"] == "invalid-invite"
+
+
 def test_a_link_opens_its_seat_once(app, client):
     game = new_game(client)
     key = make_link(app, game["id"], 1)

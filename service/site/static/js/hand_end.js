@@ -17,7 +17,7 @@ export async function renderHandEnd(section, record, view, playerNames, seenComm
       (record.winner !== null ? `; ${record.winner === view.seat ? "you score" : `${playerNames[record.winner]} scores`} ${record.points}` : "");
   const parts = [el("h2", { id: "hand-end-title" }, title)];
   if (record.result === "void") {
-    for (const seat of [view.seat, 1 - view.seat]) parts.push(cardsLine(`${who(seat)} held`, record.hands[String(seat)]));
+    for (const seat of (view.seat === 1 ? [1, 0] : [0, 1])) parts.push(cardsLine(`${who(seat)} held`, record.hands[String(seat)]));
   } else {
     const defender = 1 - record.knocker;
     parts.push(el("h3", {}, `${who(record.knocker)} (knocked)`),

@@ -35,7 +35,7 @@ export function narrate(event, view, playerNames) {
   }
 }
 
-export function renderHistory(list, events, view, playerNames) {
-  const lines = events.map((e) => narrate(e, view, playerNames)).filter(Boolean).reverse();
+export function renderHistory(list, events, view, playerNames, narrateOne = narrate) {
+  const lines = events.map((e) => narrateOne(e, view, playerNames)).filter(Boolean).reverse();
   list.replaceChildren(...lines.slice(0, 200).map((line) => el("li", {}, line)));
 }

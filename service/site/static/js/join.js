@@ -1,4 +1,5 @@
-// The invite link's page: /join/<game>#invite=<code>. Shows who invites to what, then joins.
+// The invite link's page: /join/<game>#invite=<code>. Shows who invites to what, then joins the
+// seat the code opens (seat 1 of two, or any seat of a table of three or four).
 import { call, describe } from "./api.js";
 import { $, el } from "./dom.js";
 import { rulesInWords } from "./rules_text.js";
@@ -34,7 +35,7 @@ $("join-game").addEventListener("submit", async (event) => {
   $("form-error").textContent = "";
   try {
     const { data: joined } = await call("POST", `/games/${gameId}/join`, { body });
-    saveSeat(gameId, { token: joined.token, seat: 1, name: joined.game.players[1].name });
+    saveSeat(gameId, { token: joined.token, seat: joined.seat, name: joined.game.players[joined.seat].name });
     location.replace(`/play/${gameId}`);  // replace: the invite's address leaves the history
   } catch (error) {
     $("form-error").textContent = `You did not join: ${describe(error)}`;

@@ -1,4 +1,5 @@
-// The landing page: start a game, then go to the new seat's page (which shows the invite link).
+// The landing page: start a game of 2, 3 or 4 players, then go to the new seat's page (which shows
+// the invite link, or one per seat to fill at a table of three or four).
 import { call, describe } from "./api.js";
 import { $ } from "./dom.js";
 import { allSeats, saveSeat } from "./seats.js";
@@ -10,7 +11,7 @@ function gameRequest(form) {
   const rules = { preset: data.get("preset") };
   for (const name of NUMBERS) if (data.get(name) !== "") rules[name] = Number(data.get(name));
   if (data.get("next_dealer")) rules.next_dealer = data.get("next_dealer");
-  const body = { name: data.get("name"), rules,
+  const body = { name: data.get("name"), rules, seats: Number(data.get("seats") || 2),
                  move_time_hours: data.get("move_time_hours") ? Number(data.get("move_time_hours")) : null };
   if (data.get("email")) body.email = data.get("email");
   return body;
@@ -23,7 +24,9 @@ $("new-game").addEventListener("submit", async (event) => {
   $("form-error").textContent = "";
   try {
     const { data } = await call("POST", "/games", { body: gameRequest(event.target) });
-    saveSeat(data.game_id, { token: data.token, seat: 0, name: data.game.players[0].name, invite: data.invite_code });
+    // Invite codes are kept in this browser only: the seat page shows them as links with a fragment.
+    saveSeat(data.game_id, { token: data.token, seat: 0, name: data.game.players[0].name,
+                             ...(data.invites ? { invites: data.invites } : { invite: data.invite_code }) });
     location.assign(`/play/${data.game_id}`);
   } catch (error) {
     $("form-error").textContent = `The game was not created: ${describe(error)}`;

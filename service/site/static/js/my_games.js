@@ -7,6 +7,7 @@ async function row(gameId, seat) {
   try {
     const { data } = await call("GET", `/games/${gameId}`, { token: seat.token });
     const names = data.players.map((p) => p.name || "(waiting)");
+    if (data.format) return tableRow(gameId, data, names);
     const mine = data.to_move === data.seat && data.status === "active";
     const state = data.status === "finished" ? "finished" : data.status !== "active" ? "waiting for the opponent to join"
       : mine ? "your turn" : `${names[1 - data.seat]}'s turn`;
@@ -14,6 +15,16 @@ async function row(gameId, seat) {
   } catch (error) {
     return { gameId, mine: false, deadline: null, text: seat.name || gameId, state: describe(error) };
   }
+}
+
+// A table of three or four: several seats may be to move at once (one per board).
+function tableRow(gameId, data, names) {
+  const mine = data.status === "active" && data.to_move.includes(data.seat);
+  const others = data.to_move.filter((s) => s !== data.seat).map((s) => names[s]);
+  const state = data.status === "finished" ? "finished" : data.status !== "active" ? "waiting for players to join"
+    : mine ? "your turn" : others.length ? `${others.join(" and ")} to move` : "waiting";
+  const text = `${names[data.seat]} with ${names.filter((_, s) => s !== data.seat).join(", ")} (${data.seats} players)`;
+  return { gameId, mine, deadline: data.on_clock === data.seat ? data.deadline : null, text, state };
 }
 
 async function render() {

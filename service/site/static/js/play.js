@@ -1,5 +1,7 @@
 // The seat page: /play/<game>, the seat's token from localStorage (or a #token= / #link= fragment,
 // taken out of the address bar at once). Draws each view and waits for the next by long-poll.
+// At a table of three or four the caller's own board is an ordinary two-player view (table_view.js)
+// drawn by the same code; the table panel (table_panel.js) shows the rest.
 import { ApiError, call, describe } from "./api.js";
 import { $ } from "./dom.js";
 import { renderHandEnd } from "./hand_end.js";
@@ -10,12 +12,15 @@ import { getSeat, forgetSeat, saveSeat, takeFragment } from "./seats.js";
 import { setUpSettings } from "./settings.js";
 import { setUpExtras } from "./table_extras.js";
 import { renderSheet } from "./sheet.js";
-import { moveButtons, names, renderHand, renderHeading, renderMiddle, renderOpponent, statusText } from "./table.js";
+import { moveButtons, renderHand, renderHeading, renderMiddle, renderOpponent, statusText } from "./table.js";
+import { renderTableHeading, renderTableInvites, renderTablePanel, renderTableSheet } from "./table_panel.js";
+import { boardViewOf, isTable, localRecord, narrateTableEvent, tableNames, tableStatus } from "./table_view.js";
 
 const gameId = document.body.dataset.gameId;
 const WAIT_SECONDS = 25;
 let seat = getSeat(gameId);
-let view = null;
+let shown = null;  // the last view answered: a two-seat GameView or a TableView (version, ETag)
+let view = null;  // the two-player view the seat plays on (at a table: its own board; null when it has none)
 let events = [];
 let taken = null;  // the card this seat just took from the pile (it may not discard it this turn)
 let stopped = false;
@@ -24,6 +29,7 @@ let extras = () => {};  // rematch and watch links, set up once the seat is know
 const notice = (text) => { $("notice").textContent = text; };
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const legal = (test) => view && view.legal_actions.some(test);
+const playerNames = () => (isTable(shown) ? tableNames(shown) : shown.players.map((p) => p.name || "your opponent"));
 
 function showNoSeat(why) {
   stopped = true;
@@ -49,42 +55,81 @@ async function openFromFragment() {
 // -- drawing -------------------------------------------------------------------------------------
 
 function render(next) {
-  if (view && next.version < view.version) return;  // an older answer arriving late
+  if (shown && next.version < shown.version) return;  // an older answer arriving late
   const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.key : null;
-  if (view && (next.hand_number !== view.hand_number || next.to_move !== next.seat)) taken = null;
-  view = next;
-  if (view.deal_commitment && !(seat.commitments || {})[view.hand_number]) {
-    seat = saveSeat(gameId, { commitments: { ...(seat.commitments || {}), [view.hand_number]: view.deal_commitment } });
-  }
-  if (view.status !== "waiting_for_opponent" && seat.invite) seat = saveSeat(gameId, { invite: null });
+  const board = isTable(next) ? boardViewOf(next) : next;
+  if (view && (!board || board.hand_number !== view.hand_number || board.to_move !== board.seat)) taken = null;
+  shown = next;
+  view = board;
+  remember(commitmentsOf(next));
   $("table").hidden = false;
-  renderHeading(view);
-  $("status").textContent = statusText(view);
-  $("invite").hidden = !(view.status === "waiting_for_opponent" && seat.invite);
-  if (seat.invite) $("invite-link").value = `${location.origin}/join/${gameId}#invite=${seat.invite}`;
-  renderOpponent(view);
-  renderMiddle(view);
-  moveButtons(view, { act, knock: (knocks) => openKnockDialog(view, knocks, act) });
-  drawHand();
-  const playerNames = view.players.map((p) => p.name || "your opponent");
-  renderSheet($("sheet-table"), view, playerNames);
-  const deadlinePassed = view.deadline && Date.parse(view.deadline) < Date.now();
-  $("claim").hidden = !(view.status === "active" && view.to_move !== view.seat && deadlinePassed);
-  $("resign").hidden = !view.can_resign;
-  if (view.last_hand && view.last_hand.hand > (seat.endSeen || 0) && $("hand-end").hidden) {
-    renderHandEnd($("hand-end"), view.last_hand, view, playerNames, (seat.commitments || {})[view.last_hand.hand], closeHandEnd);
+  $("table").dataset.version = String(next.version);  // the ETag's number: lets a test tell a new view from an old
+  if (isTable(next)) renderTableParts(next);
+  else renderTwoSeatParts(next);
+  $("own-board").hidden = !view;
+  if (view) {
+    renderOpponent(view);
+    renderMiddle(view);
+    moveButtons(view, { act, knock: (knocks) => openKnockDialog(view, knocks, act) });
+    drawHand();
   }
+  $("resign").hidden = !next.can_resign;
   if (focused) {
     const again = document.querySelector(`[data-key="${CSS.escape(focused)}"]`);
     if (again) again.focus();
     else if (focused.startsWith("move-") || focused.startsWith("card-")) ($("moves").querySelector("button") || $("hand-groups").querySelector("button"))?.focus();
   }
-  extras(view);
   loadEvents();
 }
 
+// The deal commitments seen in a view, by deal number: kept to check each deck when revealed.
+function commitmentsOf(next) {
+  if (!isTable(next)) return next.deal_commitment ? { [next.hand_number]: next.deal_commitment } : {};
+  return Object.fromEntries(next.boards.filter((b) => b && b.deal && b.deal_commitment).map((b) => [b.deal, b.deal_commitment]));
+}
+
+function remember(commitments) {
+  const known = seat.commitments || {};
+  const fresh = Object.entries(commitments).filter(([deal]) => !known[deal]);
+  if (fresh.length) seat = saveSeat(gameId, { commitments: { ...known, ...Object.fromEntries(fresh) } });
+}
+
+function renderTwoSeatParts(next) {
+  if (next.status !== "waiting_for_opponent" && seat.invite) seat = saveSeat(gameId, { invite: null });
+  renderHeading(next);
+  $("status").textContent = statusText(next);
+  $("invite").hidden = !(next.status === "waiting_for_opponent" && seat.invite);
+  if (seat.invite) $("invite-link").value = `${location.origin}/join/${gameId}#invite=${seat.invite}`;
+  renderSheet($("sheet-table"), next, playerNames());
+  const deadlinePassed = next.deadline && Date.parse(next.deadline) < Date.now();
+  $("claim").hidden = !(next.status === "active" && next.to_move !== next.seat && deadlinePassed);
+  if (next.last_hand && next.last_hand.hand > (seat.endSeen || 0) && $("hand-end").hidden) {
+    renderHandEnd($("hand-end"), next.last_hand, next, playerNames(), (seat.commitments || {})[next.last_hand.hand], closeHandEnd);
+  }
+  extras(next);
+}
+
+function renderTableParts(table) {
+  if (table.status !== "waiting_for_opponent" && seat.invites) seat = saveSeat(gameId, { invites: null });
+  renderTableHeading(table);
+  $("status").textContent = tableStatus(table, view);
+  if (table.status === "waiting_for_opponent") renderTableInvites(table, seat.invites, gameId);
+  else $("invite").hidden = true;
+  renderTablePanel(table);
+  renderTableSheet($("sheet-table"), table);
+  // Claiming on time: against a seat of the other side whose clock ran out.
+  const deadlinePassed = table.deadline && Date.parse(table.deadline) < Date.now();
+  const against = table.on_clock !== null && !table.sides[table.side].includes(table.on_clock);
+  $("claim").hidden = !(table.status === "active" && against && deadlinePassed);
+  const last = table.last_hand;
+  if (last && last.hand > (seat.endSeen || 0) && $("hand-end").hidden) {
+    const local = localRecord(table, last);
+    renderHandEnd($("hand-end"), local.record, local.view, local.names, (seat.commitments || {})[last.hand], closeHandEnd);
+  }
+}
+
 function closeHandEnd() {
-  seat = saveSeat(gameId, { endSeen: view.last_hand.hand });
+  seat = saveSeat(gameId, { endSeen: shown.last_hand.hand });
   $("hand-end").hidden = true;
   ($("moves").querySelector("button") || $("hand-groups").querySelector("button") || $("main")).focus();
 }
@@ -132,7 +177,7 @@ async function act(action) {
   try {
     const { data } = await call("POST", `/games/${gameId}/actions`, {
       token: seat.token, body: action,
-      headers: { "If-Match": `"${view.version}"`, "Idempotency-Key": crypto.randomUUID() },
+      headers: { "If-Match": `"${shown.version}"`, "Idempotency-Key": crypto.randomUUID() },
     });
     if (action.type === "draw" && action.from === "discard") taken = view.discard_pile[view.discard_pile.length - 1];
     render(data);
@@ -143,6 +188,7 @@ async function act(action) {
 }
 
 function clickCard(card) {
+  if (!view) return;
   if (view.to_move !== view.seat) return notice("It is not your turn.");
   if (view.phase !== "discard") return notice("Draw a card first: click the stock or the discard pile.");
   act({ type: "discard", card });
@@ -150,12 +196,12 @@ function clickCard(card) {
 
 $("stock").addEventListener("click", () => {
   if (legal((a) => a.type === "draw" && a.from === "stock")) act({ type: "draw", from: "stock" });
-  else notice(view.to_move === view.seat ? "You cannot draw from the stock now." : "It is not your turn.");
+  else notice(view && view.to_move === view.seat ? "You cannot draw from the stock now." : "It is not your turn.");
 });
 $("pile").addEventListener("click", () => {
   if (legal((a) => a.type === "take_upcard")) act({ type: "take_upcard" });
   else if (legal((a) => a.type === "draw" && a.from === "discard")) act({ type: "draw", from: "discard" });
-  else notice(view.to_move === view.seat ? "You cannot take from the pile now." : "It is not your turn.");
+  else notice(view && view.to_move === view.seat ? "You cannot take from the pile now." : "It is not your turn.");
 });
 $("order-toggle").addEventListener("click", () => setOrder(seat.order ? null : currentOrder()));
 $("hint-toggle").addEventListener("click", (event) => {
@@ -184,9 +230,9 @@ async function loadEvents() {
   loadingEvents = true;
   try {
     // A finished hand's events read in full once its deck is revealed: read them all again.
-    if (view.revealed_deals.length !== revealedSeen) {
+    if (shown.revealed_deals.length !== revealedSeen) {
       events = [];
-      revealedSeen = view.revealed_deals.length;
+      revealedSeen = shown.revealed_deals.length;
     }
     let after = events.length ? events[events.length - 1].seq : 0;
     for (;;) {
@@ -195,7 +241,8 @@ async function loadEvents() {
       if (data.next_after === null) break;
       after = data.next_after;
     }
-    renderHistory($("events"), events, view, view.players.map((p) => p.name || "your opponent"));
+    const narrateOne = isTable(shown) ? (e, _, names) => narrateTableEvent(e, shown, names) : undefined;
+    renderHistory($("events"), events, shown, playerNames(), narrateOne);
   } catch { /* the next view retries */ }
   loadingEvents = false;
 }
@@ -224,8 +271,8 @@ async function waitForChanges() {
     try {
       if (!navigator.onLine) throw new ApiError(0, { detail: "this device is offline", code: "unreachable" });
       const signal = inFlight.signal;
-      const answer = view
-        ? await call("GET", `/games/${gameId}?wait=${reachable ? WAIT_SECONDS : 0}`, { token: seat.token, signal, headers: { "If-None-Match": `"${view.version}"` } })
+      const answer = shown
+        ? await call("GET", `/games/${gameId}?wait=${reachable ? WAIT_SECONDS : 0}`, { token: seat.token, signal, headers: { "If-None-Match": `"${shown.version}"` } })
         : await call("GET", `/games/${gameId}`, { token: seat.token, signal });
       $("connection").hidden = true;
       backoff = 1000;
