@@ -268,3 +268,41 @@ def test_four_players_see_both_boards_and_the_partnerships(site, new_context):
     assert "Board 1:" in history and "Board 2:" in history
     assert errors == []
     no_secret_in_urls(traffic, set(tokens) | {INVITE.match(link).group(3) for link in links})
+
+
+def test_a_finished_partnership_match_shows_the_result_to_every_side(site, new_context):
+    """A partnership match played to its end through the API (the test helpers' policy), then
+    opened by a seat of each side: the result, the settlement, a sheet line per decided hand."""
+    from tests.api.helpers import choose
+    from tests.api.table_helpers import start_table as start_over_api
+
+    def post(path, body):
+        answer = requests.post(site.base_url + path, json=body, timeout=10)
+        return answer.status_code, answer.json()
+    game = start_over_api(post, 4, {"target": 10})
+    names = ["Ann", "P1", "P2", "P3"]
+    for _ in range(3000):
+        views = {seat: api_view(site, game["id"], token) for seat, token in game["tokens"].items()}
+        if views[0]["status"] == "finished":
+            break
+        seat = views[0]["to_move"][0]
+        answer = requests.post(f"{site.base_url}/games/{game['id']}/actions", json=choose(views[seat]["my_board"]["view"]),
+                               headers={"Authorization": f"Bearer {game['tokens'][seat]}"}, timeout=10)
+        assert answer.status_code == 200, answer.text
+    result = views[0]["result"]
+    assert views[0]["status"] == "finished" and result["reason"] == "target"
+    winners = result["winner_seats"]
+    loser = next(s for s in range(4) if s not in winners)
+    for seat in (winners[0], loser):
+        page = new_context().new_page()
+        page.goto(f"{site.base_url}/play/{game['id']}#token={game['tokens'][seat]}")
+        wait_until(lambda: status(page).startswith("The match is over:"), "the result")
+        partner = next(s for s in result["winner_seats"] if s != winners[0])
+        expected = "You won" if seat in winners else f"{names[winners[0]]} & {names[partner]} won"
+        assert expected in status(page), status(page)
+        assert page.locator("#own-board").is_hidden()
+        assert page.locator("#table-panel .settlement li").count() == 1
+        assert str(result["settlement"][0]["points"]) in page.locator("#table-panel .settlement").inner_text()
+        wait_until(lambda: page.locator("#sheet-table tbody tr").count() == len(views[0]["scores"]["sheet"]) + 1,
+                   "a sheet line per decided hand, and the totals")
+        assert "#" not in page.url

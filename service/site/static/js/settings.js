@@ -32,7 +32,7 @@ export function setUpSettings({ gameId, token, act, signedOut }) {
 
   $("claim").addEventListener("click", () => act({ type: "claim_timeout" }));
   $("resign").addEventListener("click", async () => {
-    if (await confirmDialog("Resign the match?", "Your opponent wins the match now. This cannot be undone.", "Resign")) {
+    if (await confirmDialog("Resign the match?", "You lose the match now (at a table of four, with your partner). This cannot be undone.", "Resign")) {
       act({ type: "resign" });
     }
   });
