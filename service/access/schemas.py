@@ -7,7 +7,7 @@ from marshmallow import validate as v
 import marshmallow as ma
 
 from ..contract import DOC_KEY, ref
-from ..schemas import NAME_PATTERN, GameViewSchema, StrictSchema, _doc, seat_field
+from ..schemas import NAME_PATTERN, VIEW_DOC, Documented, StrictSchema, _doc
 
 
 class ExchangeLinkSchema(StrictSchema):
@@ -19,10 +19,10 @@ class ExchangeLinkSchema(StrictSchema):
 
 class ExchangedSchema(ma.Schema):
     game_id = f.String(required=True)
-    seat = seat_field("The seat the link opens", required=True)
+    seat = f.Integer(required=True, validate=v.Range(0, 3), **_doc("The seat the link opens (0 to 3 at a table)"))
     token = f.String(required=True, **_doc("A new bearer token of that seat. Shown once: keep it"))
     token_id = f.String(required=True, **_doc("Its id in GET /games/{game_id}/tokens"))
-    game = f.Nested(GameViewSchema, required=True)
+    game = Documented(VIEW_DOC, required=True, metadata={"description": "The seat's view (a TableView at a table)"})
 
 
 class TokenSchema(ma.Schema):

@@ -63,6 +63,23 @@ def test_every_seat_of_a_table_reads_its_own_invitation(client):
     assert crossed.status_code == 422 and crossed.get_json()["code"] == "invalid-invite"
 
 
+def test_a_tables_mail_link_opens_its_seat_with_the_table_view(app, client):
+    """A mail's link to a seat of a table (the seat page exchanges it) gives that seat's TableView:
+    its own board's cards only."""
+    created = client.post("/games", json={"name": "Ann", "seats": 3}).get_json()
+    tokens = {0: created["token"]}
+    for invite in created["invites"]:
+        joined = client.post(f"/games/{created['game_id']}/join", json={"invite_code": invite["invite_code"], "name": "X"})
+        tokens[invite["seat"]] = joined.get_json()["token"]
+    for seat in (1, 2):
+        answer = exchange(client, created["game_id"], make_link(app, created["game_id"], seat))
+        assert answer.status_code == 201, answer.get_json()
+        body = answer.get_json()
+        assert body["seat"] == seat and body["game"]["format"] == "rotation" and body["game"]["seat"] == seat
+        own = client.get(f"/games/{created['game_id']}", headers=auth(tokens[seat])).get_json()
+        assert body["game"]["my_board"] == own["my_board"]  # the seat's own board (null sitting out), no other
+
+
 def test_a_link_opens_its_seat_once(app, client):
     game = new_game(client)
     key = make_link(app, game["id"], 1)
