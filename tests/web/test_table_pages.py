@@ -264,6 +264,11 @@ def test_four_players_see_both_boards_and_the_partnerships(site, new_context):
         heading = watcher.locator(f'#table-panel [data-board="{index}"] h3')
         wait_until(lambda: expected is None or expected in heading.inner_text(), "the other board's move shown")
     assert pages[3].evaluate("document.documentElement.scrollWidth") <= PHONE["width"]  # Dan's phone
+    mine = contexts[1].new_page()  # Bob's "My games": the table, with whose move it is
+    mine.goto(site.base_url + "/my-games")
+    entry = wait_until(lambda: "(4 players)" in mine.locator("#games").inner_text() and mine.locator("#games li").inner_text(),
+                       "the table in My games")
+    assert entry.startswith("Bob with Ann, Cat, Dan (4 players)") and ("your turn" in entry or " to move" in entry), entry
     history = pages[0].locator("#events").inner_text()
     assert "Board 1:" in history and "Board 2:" in history
     assert errors == []

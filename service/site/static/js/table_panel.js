@@ -23,6 +23,7 @@ function seatLine(table, seat, names) {
   const role = seat === table.seat ? " (you)" : partners.includes(seat) ? " (your partner)" : "";
   const board = table.boards.find((b) => b && b.seats.includes(seat));
   const doing = table.players[seat].name === null ? "not joined yet"
+    : table.status !== "active" ? ""
     : table.sitting_out === seat ? "sits out this hand"
     : board ? `plays ${names[board.seats.find((s) => s !== seat)]}${table.boards.length > 1 ? ` on board ${board.board + 1}` : ""}`
     : table.status === "active" ? "waits for the round to finish" : "";
@@ -70,7 +71,11 @@ export function renderTablePanel(table) {
 
 function settlement(table, names) {
   return el("ul", { class: "settlement" }, table.result.settlement.map((s) =>
-    el("li", {}, `${sideName(table, s.payer, names)} ${table.sides[s.payer].includes(table.seat) ? "pay" : "pays"} ${sideName(table, s.payee, names)} ${s.points}`)));
+    el("li", {}, capitalized(`${sideName(table, s.payer, names)} ${table.sides[s.payer].includes(table.seat) ? "pay" : "pays"} ${sideName(table, s.payee, names)} ${s.points}`))));
+}
+
+function capitalized(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 const RESULT = { knock: "knock", gin: "gin", big_gin: "Big Gin", undercut: "undercut", tie: "tie", void: "void" };
