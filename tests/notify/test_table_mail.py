@@ -323,3 +323,16 @@ def test_a_resignation_by_reply_ends_the_match_for_the_whole_partnership(nclient
         assert f"{winners} (by resignation)." in body, body
         assert ("You resigned." if seat == 2 else "Carl resigned.") in body
         assert "Reply" not in body and "Your hand (" not in body
+
+
+def test_a_mahjong_gin_game_of_two_is_still_mailed_as_a_game_of_two(nclient, notify_app, mail_server):
+    """Mahjong gin's Match keeps the melds laid down in a `table` of its own: not a table of seats."""
+    from .conftest import start_game
+    game = start_game(nclient, rules={"preset": "mahjong_gin"}, contact0={"email": EMAILS[0]},
+                      contact1={"email": EMAILS[1]})
+    deliver(notify_app)
+    assert all(row.status == "sent" for row in outbox_rows(notify_app))
+    for seat in (0, 1):
+        [mail] = mail_server.catcher.to(EMAILS[seat])
+        assert mail["Subject"] == f"[Gin {game['id'][:8]}] {'Ann v Bob' if seat == 0 else 'Bob v Ann'}"
+        assert text(mail).startswith(("Your turn", "The game has begun"))
