@@ -27,9 +27,6 @@ from ..extensions import db
 from ..models import Event
 from ..table_games import TableGame
 
-TABLE_SUMMARIES = ("table_hand_end", "next_pairing", "round_end", "resign", "timeout", "match_end")
-
-
 def is_table(match) -> bool:
     return isinstance(match, TableGame)  # (a Mahjong gin Match has a `table` of its own: melds)
 

@@ -23,14 +23,11 @@ from .compose import Scene, cards, duration, name_of
 from .table_dispatch import local_to_table
 
 PHASES = compose.PHASES
-SUMMARIES = ("table_hand_end", "hand_void", "next_pairing", "round_end", "resign", "timeout", "match_end")
+VOID_WHY = {"stock": "the stock ran out", "misdeal": "a misdeal: it was dealt again",
+            "no_stock_draw": "too many turns without a draw from the stock"}
 
 
 # -- the seat's place at the table ----------------------------------------------------------------
-
-def is_table_view(view: dict) -> bool:
-    return isinstance(view, dict) and "format" in view
-
 
 def rotation(scene: Scene) -> bool:
     return scene.view.get("format") == "rotation"
@@ -174,8 +171,8 @@ def event_line(event: dict, scene: Scene) -> str | None:
         return f"Hand {record.get('hand')} ({pair(scene, record.get('seats'))}) is over: " \
                f"{compose.hand_outcome(record, scene)}."
     if kind == "hand_void":
-        return f"Hand {event.get('hand')} ({pair(scene, event.get('seats'))}) is void: the stock ran out, " \
-               "nobody scores."
+        why = VOID_WHY.get((event.get("record") or {}).get("void_reason"), "the stock ran out")
+        return f"Hand {event.get('hand')} ({pair(scene, event.get('seats'))}) is void ({why}): nobody scores."
     if kind == "next_pairing":
         out = event.get("sitting_out")
         return f"Next hand: {pair(scene, event.get('seats'))}; {scene.who(out)} " \
@@ -200,9 +197,8 @@ def record_blocks(scene: Scene) -> list[list[str]]:
     for event in scene.events:
         if event.get("type") == "table_hand_end":
             blocks.append(record_lines(event.get("record") or {}, scene))
-        elif event.get("type") == "hand_void":
-            record = local_to_table({**(event.get("record") or {}), "board": event.get("board"),
-                                     "seats": event.get("seats")})
+        elif event.get("type") == "hand_void":  # its record names the board's local seats 0 and 1
+            record = event.get("record") or {}
             hands = {str(event["seats"][int(k)]): v for k, v in (record.get("hands") or {}).items()}
             blocks.append([f"Hand {event.get('hand')} ({pair(scene, event.get('seats'))}): void."]
                           + [f"  {scene.who(int(s))}: {cards(h)}" for s, h in sorted(hands.items())])
