@@ -7,14 +7,14 @@
 It listens on GET /me/stream (resuming with Last-Event-ID after a dropped connection or a server
 restart), accepts the challenges that fit its settings (declining the others with a reason code),
 accepts rematches, and plays every `your_turn` with the reference bot's decision (bot.decide),
-logging one line per decision. Needs only `requests`, and bot.py and gin.py beside this file.
-With --register NAME and no token in --token-file yet, it makes its own bot account first and
-keeps the token in that file (the Procfile's `bot:` line runs the house bot this way).
+logging one line per decision. Needs only `requests`, and beside this file bot.py, gin.py, its
+gin_*.py modules and api.py. With --register NAME and no token in --token-file yet, it makes its own
+bot account first and keeps the token in that file (the Procfile's `bot:` line runs the house bot
+this way).
 """
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import logging
 import os
@@ -25,13 +25,13 @@ import uuid
 
 import requests
 
-try:  # as part of the `client` package
+if __package__:  # as part of the `client` package
     from . import bot
-except ImportError:  # as a script, with bot.py (and gin.py) beside it
-    _spec = importlib.util.spec_from_file_location("bot", os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                                                      "bot.py"))
-    bot = sys.modules["bot"] = importlib.util.module_from_spec(_spec)  # dataclasses look their module up
-    _spec.loader.exec_module(bot)
+else:  # as a script, with bot.py (and gin.py, its gin_*.py modules, api.py) beside it
+    _here = os.path.dirname(os.path.abspath(__file__))
+    if _here not in sys.path:  # python -P or -I, or loaded by its path from elsewhere
+        sys.path.insert(0, _here)
+    import bot  # by name: in sys.modules, where dataclasses look their module up
 
 log = logging.getLogger("gin.account_bot")
 

@@ -1,7 +1,7 @@
 """The service's HTTP API for Python programs: the reference client (gin.py) and bots import it.
 
 Needs Python 3.11+ and `requests`; imports nothing of the service, so it can be copied beside
-gin.py (or alone, for a bot). What it does for you:
+gin.py and its gin_*.py modules (or alone, for a bot). What it does for you:
 
 - one `Api` per server and seat token; every refusal raised as `ServiceError` with the problem
   document's stable `code`, `status` and `detail`; an unreachable server as `NetworkError`;

@@ -3,16 +3,15 @@
 
     python client/bot.py --server http://127.0.0.1:8000 GAME_ID:TOKEN [GAME_ID:TOKEN ...]
 
-Needs only `requests` and gin.py and api.py beside this file (copy all three). The decision is a pure function,
-`choose_action(view) -> action`, of the view the service returns; the loop around it finds out
-that it is the bot's turn from the game's stream (Server-Sent Events, resumed with Last-Event-ID;
-a long-poll where the server has no stream, conditional polling with --wait 0), and rides out a
-server restart by retrying with backoff.
+Needs only `requests` and, beside this file, gin.py, its gin_*.py modules and api.py (copy them
+all). The decision is a pure function, `choose_action(view) -> action`, of the view the service
+returns; the loop around it finds out that it is the bot's turn from the game's stream (Server-Sent
+Events, resumed with Last-Event-ID; a long-poll where the server has no stream, conditional polling
+with --wait 0), and rides out a server restart by retrying with backoff.
 """
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import logging
 import os
 import sys
@@ -21,12 +20,13 @@ import time
 import uuid
 from dataclasses import dataclass
 
-try:  # as part of the `client` package
+if __package__:  # as part of the `client` package
     from . import gin
-except ImportError:  # as a script, or copied somewhere with gin.py beside it
-    _spec = importlib.util.spec_from_file_location("gin", os.path.join(os.path.dirname(os.path.abspath(__file__)), "gin.py"))
-    gin = importlib.util.module_from_spec(_spec)
-    _spec.loader.exec_module(gin)
+else:  # a script, or copied somewhere with gin.py, its gin_*.py modules and api.py beside it
+    _here = os.path.dirname(os.path.abspath(__file__))
+    if _here not in sys.path:  # python -P or -I, or loaded by its path from elsewhere
+        sys.path.insert(0, _here)
+    import gin  # by name, so gin and its modules are loaded once, whoever imports them
 
 log = logging.getLogger("gin.bot")
 MAX_REFUSALS = 8  # moves refused in a row before the bot gives up on a game rather than loop

@@ -16,6 +16,9 @@ import pytest
 from client import demo
 
 ROOT = Path(__file__).resolve().parents[2]
+# What the `gin` command is, copied on its own: gin.py, the gin_*.py modules it is made of, api.py.
+GIN_FILES = ("gin.py", "gin_cards.py", "gin_store.py", "gin_display.py", "gin_history.py", "gin_common.py",
+             "gin_players.py", "gin_seats.py", "gin_play.py", "api.py")
 
 
 @pytest.fixture(scope="session")
@@ -63,9 +66,10 @@ def restartable_server(tmp_path):
 
 @pytest.fixture(scope="session")
 def copied_client(tmp_path_factory) -> Path:
-    """gin.py, api.py and bot.py copied on their own into an empty folder: they must run from there."""
+    """gin.py (with its gin_*.py modules), api.py and bot.py copied on their own into an empty folder:
+    they must run from there."""
     folder = tmp_path_factory.mktemp("copied-client")
-    for name in ("gin.py", "api.py", "bot.py"):
+    for name in (*GIN_FILES, "bot.py"):
         shutil.copy(ROOT / "client" / name, folder / name)
     return folder
 

@@ -17,7 +17,7 @@ import pytest
 from client import api as http
 from client import bot, gin
 
-from .conftest import Player
+from .conftest import GIN_FILES, Player
 from .test_cli import command_for, mover, start_game
 
 GIN_COMMAND = Path(sys.executable).parent / "gin"  # what `pip install` of the project puts on the PATH
@@ -166,7 +166,7 @@ def test_the_client_alone_installs_as_gin_without_the_service(tmp_path):
     """client/pyproject.toml: `pip install ./client` gives `gin` and `gin_client.api`, nothing else."""
     source = tmp_path / "client"
     source.mkdir()
-    for name in ("pyproject.toml", "__init__.py", "gin.py", "api.py", "bot.py", "demo.py"):
+    for name in ("pyproject.toml", "__init__.py", *GIN_FILES, "bot.py", "demo.py"):
         (source / name).write_bytes((Path(gin.__file__).parent / name).read_bytes())
     built = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(tmp_path / "wheel"),
                             str(source)], capture_output=True, text=True, timeout=300)
@@ -184,6 +184,31 @@ def test_the_client_alone_installs_as_gin_without_the_service(tmp_path):
     imported = subprocess.run([sys.executable, "-c", "import gin_client.api as a; print(a.Api.__name__)"], env=env,
                               capture_output=True, text=True, timeout=60)
     assert imported.stdout.strip() == "Api", imported.stderr
+
+
+PROBE = """
+import json, os, sys
+import bot  # as account_bot.py imports it: bot imports gin, gin its gin_*.py modules and api, all by name
+import api, gin, gin_play, gin_players, gin_seats
+here = os.path.abspath(".")
+loaded = sorted((os.path.basename(m.__file__), name) for name, m in list(sys.modules.items())
+                if os.path.dirname(os.path.abspath(getattr(m, "__file__", None) or "/")) == here)
+print(json.dumps(loaded))
+print(all(m.ServiceError is api.ServiceError and m.UsageError is gin.gin_cards.UsageError
+          for m in (gin, gin_seats, gin_play, gin_players)) and bot.gin.ServiceError is api.ServiceError)
+"""
+
+
+def test_the_copied_files_load_each_module_once_by_name(copied_client):
+    """From a folder of the copied files alone, every module is loaded once, under its own name: one
+    ServiceError and one UsageError class everywhere, or `except` clauses would stop matching."""
+    done = subprocess.run([sys.executable, "-c", PROBE], cwd=copied_client, capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    loaded, shared = done.stdout.splitlines()
+    files = sorted(p.name for p in copied_client.glob("*.py"))
+    assert json.loads(loaded) == [[name, name[:-3]] for name in files]
+    assert shared == "True"
 
 
 class ServerWithoutStream:
