@@ -22,7 +22,7 @@ from sqlalchemy.orm import contains_eager
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.exc import StaleDataError
 
-from . import deadlines, deals, wakeup
+from . import deadlines, deals, fastjson, wakeup
 from .access.models import SeatToken
 from .database import begin_read_only
 from .errors import Problem, invalid_token
@@ -347,7 +347,7 @@ def envelope(game_id: str, version: int, status: str, names: list[tuple], deadli
 
 def view_text(view: dict) -> str:
     """A view as the JSON text the API answers with (compact, as Flask writes it)."""
-    return json.dumps(view, separators=(",", ":"))
+    return fastjson.compact(view)
 
 
 _STORE_VIEW = (update(_seats).where(_seats.c.game_id == bindparam("game"), _seats.c.seat == bindparam("which"))
