@@ -21,9 +21,11 @@ import orjson
 
 _SEPARATORS = (",", ":")
 # A float in exponent form is written 1e+16 by json, 1e16 by orjson (other floats alike, both the
-# shortest repr). NaN and Infinity, which json writes (not JSON) and orjson writes as null, never
-# occur: the engine's values are ints, and bodies refuse them (service/web.parse_json_body).
-_EXPONENT = re.compile(rb"[0-9][eE][-+]?[0-9]")
+# shortest repr): a number token (after ':', ',' or '[') with an exponent sends the value to json;
+# the same letters inside strings (hex digests, ids) mostly do not match. NaN and Infinity,
+# which json writes (not JSON) and orjson writes as null, never occur: the engine's values are
+# ints, and bodies refuse them (service/web.parse_json_body).
+_EXPONENT = re.compile(rb"[:,\[]-?[0-9]+(?:\.[0-9]+)?[eE]")
 
 
 def compact(value) -> str:
