@@ -7,25 +7,24 @@ back: with the standard library's json that was about a sixth of a move's server
 - `compact(value)`: exactly `json.dumps(value, separators=(",", ":"))`, byte for byte (the views'
   stored text, service/store.view_text). orjson writes the same text for plain ASCII strings,
   ints, booleans, null, lists and dicts with string keys; where it would differ (any escape,
-  non-ASCII or DEL, which json writes as \\u escapes; a float in exponent form) or cannot write the value (int keys, an
-  unpaired surrogate, an int past 64 bits), the standard library writes it instead.
+  non-ASCII or DEL, which json writes as \\u escapes; a float with a negative exponent) or
+  cannot write the value (int keys, an unpaired surrogate, an int past 64 bits), the standard
+  library writes it instead.
 - `serialize` / `deserialize`: the database's JSON columns (create_app gives them to the engine).
   Their stored text is compact JSON now, not json's spaced form: the same values either way.
 """
 from __future__ import annotations
 
 import json
-import re
 
 import orjson
 
 _SEPARATORS = (",", ":")
-# A float in exponent form is written 1e+16 by json, 1e16 by orjson (other floats alike, both the
-# shortest repr): a number token (after ':', ',' or '[') with an exponent sends the value to json;
-# the same letters inside strings (hex digests, ids) mostly do not match. NaN and Infinity,
-# which json writes (not JSON) and orjson writes as null, never occur: the engine's values are
-# ints, and bodies refuse them (service/web.parse_json_body).
-_EXPONENT = re.compile(rb"[:,\[]-?[0-9]+(?:\.[0-9]+)?[eE]")
+# Floats are written alike (the shortest repr, 1e+16 both) except negative exponents: json pads
+# them to two digits (1.5e-07), orjson does not (1.5e-7). Text holding "e-" goes to json (a float
+# has it; so may a string, rarely). NaN and Infinity, which json writes (not JSON) and orjson
+# writes as null, never occur: the engine's values are ints, and bodies refuse them
+# (service/web.parse_json_body).
 
 
 def compact(value) -> str:
@@ -34,7 +33,7 @@ def compact(value) -> str:
         data = orjson.dumps(value)
     except TypeError:  # orjson.JSONEncodeError: int keys, unpaired surrogates, huge ints, other types
         return json.dumps(value, separators=_SEPARATORS)
-    if b"\\" in data or not data.isascii() or b"\x7f" in data or _EXPONENT.search(data):
+    if b"\\" in data or not data.isascii() or b"\x7f" in data or b"e-" in data:
         return json.dumps(value, separators=_SEPARATORS)  # its escapes (and float forms), not orjson's
     return data.decode("ascii")
 
