@@ -15,8 +15,10 @@
   PostgreSQL pg_total_relation_size after VACUUM FULL), from --matches whole matches.
 - ratio: actions/s / floor requests/s in --rounds rounds, the service (and, with --before DIR,
   the service of another source tree, e.g. a worktree of an older commit) and the floor run in
-  turns, each ratio against its own round's floor; the spread over rounds, POST p50/p99, and the
-  statements each kind of move takes (bench/move_statements.py) for each tree.
+  turns, each ratio against its own round's floor; the spread over rounds, POST p50/p99, the
+  workers' CPU time per action (and the floor's per request: a ratio that other work on a shared
+  machine moves less), and the statements each kind of move takes (bench/move_statements.py)
+  for each tree.
 
 PostgreSQL parts run when TEST_DATABASE_URL (or --pg-url) names a server; each run works in a
 fresh schema and drops it. Rate limits are off. Figures only: nothing here asserts on time.
@@ -80,6 +82,15 @@ def fresh_database(kind: str, directory: Path, pg_url: str):
 def worker_pids(master: int) -> list[int]:
     children = Path(f"/proc/{master}/task/{master}/children")
     return [int(pid) for pid in children.read_text().split()] if children.exists() else []
+
+
+def cpu_seconds(master: int) -> float:
+    """User + system CPU time used so far by the workers of a gunicorn master (/proc/<pid>/stat)."""
+    total = 0.0
+    for pid in worker_pids(master):
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
 
 
 def peak_rss_mb(pid: int) -> float:
@@ -219,8 +230,8 @@ def ratio(kind: str, options, directory: Path) -> None:
     on all alike, and each ratio divides by the floor of its own round."""
     import requests
     trees = [("after", ROOT)] + ([("before", Path(options.before))] if options.before else [])
-    figures = {name: {"ratios": [], "actions": [], "posts": []} for name, _ in trees}
-    floors = []
+    figures = {name: {"ratios": [], "actions": [], "posts": [], "cpu": []} for name, _ in trees}
+    floors, floor_cpu = [], []
     with contextlib.ExitStack() as stack:
         urls = {name: stack.enter_context(fresh_database(kind, directory, options.pg_url)) for name, _ in trees}
         _, (floor_spec, floor_env) = urls["after"]
@@ -230,10 +241,13 @@ def ratio(kind: str, options, directory: Path) -> None:
             for name, root in order:
                 process, base_url = serve_tree(root, urls[name][0], options, directory / f"{kind}-{name}.log")
                 try:
+                    used = cpu_seconds(process.pid)
                     elapsed, _, posts = run_players(base_url, options.clients, options.seconds)
+                    used = cpu_seconds(process.pid) - used
                 finally:
                     stop_gunicorn(process)
                 rates[name] = len(posts) / elapsed
+                figures[name]["cpu"].append(used / len(posts) * 1000)  # ms of worker CPU per action
                 figures[name]["actions"].append(rates[name])
                 figures[name]["posts"].extend(posts)
             floor, floor_url = launch_gunicorn(
@@ -241,7 +255,9 @@ def ratio(kind: str, options, directory: Path) -> None:
                 ready=lambda u: requests.post(u + "/bump/0", timeout=5).status_code == 200,
                 log_path=directory / f"{kind}-floor.log", worker_class=options.worker_class)
             try:
+                used = cpu_seconds(floor.pid)
                 floors.append(run_floor(floor_url, options.clients, options.seconds))
+                floor_cpu.append((cpu_seconds(floor.pid) - used) / (floors[-1] * options.seconds) * 1000)
             finally:
                 stop_gunicorn(floor)
             for name in rates:
@@ -249,7 +265,8 @@ def ratio(kind: str, options, directory: Path) -> None:
     print(f"\n[{kind}] move path vs floor: gunicorn {options.workers} {options.worker_class} workers, "
           f"{options.clients} client processes, {options.rounds} rounds of {options.seconds:g} s each (service"
           f"{' before, after' if options.before else ''} and floor, alternating)")
-    print(f"  floor:  {statistics.mean(floors):7.1f} requests/s  (rounds: {', '.join(f'{f:.0f}' for f in floors)})")
+    print(f"  floor:  {statistics.mean(floors):7.1f} requests/s  (rounds: {', '.join(f'{f:.0f}' for f in floors)}); "
+          f"worker CPU {statistics.mean(floor_cpu):.3f} ms per request")
     for name, root in trees:
         each = figures[name]
         counts = statements_per_move(root, kind, options.pg_url)
@@ -257,6 +274,11 @@ def ratio(kind: str, options, directory: Path) -> None:
               f"(rounds: {', '.join(f'{r:.3f}' for r in each['ratios'])}; spread {min(each['ratios']):.3f}-"
               f"{max(each['ratios']):.3f})   {statistics.mean(each['actions']):6.1f} actions/s   "
               f"POST p50 {percentile(each['posts'], 50):5.1f} ms  p99 {percentile(each['posts'], 99):6.1f} ms  ({root})")
+        # CPU time is less moved than throughput by other work on a shared machine: the same
+        # ratio in the workers' CPU alone (the clients' share left out), floor ms / action ms.
+        print(f"          worker CPU per action {statistics.mean(each['cpu']):.2f} ms (rounds: "
+              f"{', '.join(f'{c:.2f}' for c in each['cpu'])}); floor's CPU per request / this = "
+              f"{statistics.mean(floor_cpu) / statistics.mean(each['cpu']):.3f}")
         print("          statements per move: " + ", ".join(
             f"{k} {low if low == high else f'{low}-{high}'}" for k, (low, high, _) in counts.items()))
 

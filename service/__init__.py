@@ -25,6 +25,10 @@ def create_app(config_overrides: dict | None = None):
     app.config.update(config.from_environment(app.instance_path))
     app.config.update(config_overrides or {})
     app.json.sort_keys = False
+    # The JSON columns (match state, events, deals) in and out with orjson: service/fastjson.py.
+    from .fastjson import deserialize, serialize
+    app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {"json_serializer": serialize, "json_deserializer": deserialize,
+                                               **app.config.get("SQLALCHEMY_ENGINE_OPTIONS", {})}
     if app.config["TRUSTED_PROXIES"]:
         from werkzeug.middleware.proxy_fix import ProxyFix
         hops = app.config["TRUSTED_PROXIES"]

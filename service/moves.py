@@ -24,13 +24,12 @@ together.
 from __future__ import annotations
 
 import functools
-import json
 from types import SimpleNamespace
 
 from sqlalchemy import and_, bindparam, case, exists, func, literal_column, select, update
 from sqlalchemy.orm.exc import StaleDataError
 
-from . import deadlines, deals, second_deck, store, wakeup
+from . import deadlines, deals, fastjson, second_deck, store, wakeup
 from .errors import Problem, invalid_token
 from .extensions import db
 from .models import Game, IdempotencyRecord
@@ -226,7 +225,7 @@ def _wanted(hook, row) -> bool:
 
 
 def _revealed(aggregated) -> list[tuple]:
-    found = json.loads(aggregated) if isinstance(aggregated, str) else aggregated or []
+    found = fastjson.deserialize(aggregated) if isinstance(aggregated, str) else aggregated or []
     return [tuple(deal[name] for name in DEAL_FIELDS) for deal in sorted(found, key=lambda deal: deal["hand"])]
 
 

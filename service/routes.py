@@ -119,7 +119,7 @@ def join_game(args, game_id):
 @games.route("/games/<game_id>", methods=["GET"])
 # `parameters` here replaces the list @arguments would make: the long-poll's query is named again.
 @games.doc(operationId="getGame", security=BEARER, parameters=[IF_NONE_MATCH, {"in": "query", "schema": WaitQuerySchema}])
-@games.arguments(WaitQuerySchema, location="query")
+@games.arguments(WaitQuerySchema(), location="query")  # an instance: webargs builds a class anew per request
 @games.response(200, VIEW_DOC, headers=ETAG_HEADER, example=VIEW_EXAMPLE)
 @games.alt_response(304, description="Not modified: the version named in If-None-Match is current",
                     headers=ETAG_HEADER)
@@ -202,7 +202,7 @@ def _idempotency_key_or_fault() -> tuple[str | None, Problem | None]:
 
 @games.route("/games/<game_id>/events", methods=["GET"])
 @games.doc(operationId="listEvents", security=BEARER)
-@games.arguments(EventsQuerySchema, location="query")
+@games.arguments(EventsQuerySchema(), location="query")
 @games.response(200, EventsPageSchema, example=EVENTS_EXAMPLE)
 @problems(games, "invalid-token", "validation-error")
 def get_events(query, game_id):

@@ -83,7 +83,9 @@ def parse_cards(cards: str | Iterable[str | Card]) -> list[Card]:
     """Parse "AS 2S 3S" (spaces or commas) or a list of texts/cards."""
     if isinstance(cards, str):
         cards = cards.replace(",", " ").split()
-    return [c if isinstance(c, Card) else Card.parse(c) for c in cards]
+    known = _BY_TEXT.get  # the canonical text ("7H"), as every stored state writes it: one lookup
+    return [c if isinstance(c, Card) else (known(c) if isinstance(c, str) else None) or Card.parse(c)
+            for c in cards]
 
 
 def format_cards(cards: Iterable[Card]) -> list[str]:

@@ -8,6 +8,7 @@ melding everything else maximally, which is usually a single evaluation.
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Iterable, Iterator
 
@@ -132,6 +133,10 @@ def _melded(masks: list[int], three: int, conflicts: list[tuple[int, int]], choi
     return [RUN_COVER[masks[s] & ~to_set[s]] | (side[s] & sets) for s in range(4)]
 
 
+# The views ask the same questions again: the deadwood after each discard of an 11-card hand (the
+# suggested discard, then every knock's check), and the arrangement of a hand that did not change
+# since the last move. Both answers depend on the four suit masks alone: kept per process.
+@functools.lru_cache(maxsize=16384)
 def deadwood_of_masks(a: int, b: int, c: int, d: int, discard: bool = False) -> int:
     """Lowest deadwood count of the cards in the four suit masks.
 
@@ -241,6 +246,14 @@ def best_arrangement(cards: Iterable[Card | str]) -> Arrangement:
     cards = parse_cards(cards)
     if len(set(cards)) != len(cards):
         raise ValueError("a card is given twice: " + " ".join(map(str, cards)))
+    return _best_of_masks(*suit_masks(cards))
+
+
+@functools.lru_cache(maxsize=4096)
+def _best_of_masks(a: int, b: int, c: int, d: int) -> Arrangement:
+    """best_arrangement by the suit masks (frozen Arrangements: safe to share)."""
+    cards = [card_from_index(suit * 13 + rank) for suit, mask in enumerate((a, b, c, d))
+             for rank in range(13) if mask >> rank & 1]
     return min(arrangements(cards), key=lambda a: a.deadwood_points)
 
 

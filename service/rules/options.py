@@ -65,23 +65,39 @@ class Rules:
             return cls()
         if not isinstance(data, dict):
             raise InvalidRules("rules", "rules must be an object of options")
+        try:  # every stored game's rules are read on every move: the same few dicts again and again
+            key = tuple((name, type(value), value) for name, value in data.items())
+            known = _FROM_DICT.get(key)
+        except TypeError:  # an unhashable value: not one a valid Rules has
+            key = known = None
+        if known is not None and cls is Rules:
+            return known
         data = dict(data)
         preset = data.pop("preset", "standard")
         if not isinstance(preset, str):
             raise InvalidRules("preset", "preset must be a string")
-        return cls.from_options(preset, **data)
+        rules = cls.from_options(preset, **data)
+        if key is not None and cls is Rules and len(_FROM_DICT) < 256:
+            _FROM_DICT[key] = rules  # frozen: safe to share
+        return rules
 
     def to_dict(self) -> dict:
-        data = {name: getattr(self, name) for name in _FIELD_NAMES}  # all plain values: no deep copy
-        for name in EXTRA_OPTION_SPECS:
-            if data[name] == _STANDARD[name]:
-                del data[name]
-        return data
+        cached = self.__dict__.get("_dict")  # frozen: the same every time; each caller gets its own copy
+        if cached is None:
+            cached = {name: getattr(self, name) for name in _FIELD_NAMES}  # all plain values
+            for name in EXTRA_OPTION_SPECS:
+                if cached[name] == _STANDARD[name]:
+                    del cached[name]
+            object.__setattr__(self, "_dict", cached)
+        return dict(cached)
 
     @property
     def standard_cards(self) -> bool:
         """Ace-low runs and standard points: the fast deadwood search applies."""
         return self.runs == "ace_low" and self.card_values == "standard"
+
+
+_FROM_DICT: dict[tuple, "Rules"] = {}  # Rules.from_dict's answers, by (name, type, value) of the dict given
 
 
 # (type, allowed): allowed is a range for ints, a tuple of choices for strings.
