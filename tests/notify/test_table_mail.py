@@ -27,13 +27,25 @@ def seat_of(recipients) -> int:
     return seat
 
 
+def unrevealed_decks(app, game_id: str) -> list[tuple[str, list[str]]]:
+    from service.extensions import db
+    from service.models import Deal
+    with app.app_context():
+        return [(d.salt, list(d.deck)) for d in db.session.query(Deal).filter_by(game_id=game_id, revealed=False)]
+
+
 def check_new_mail(notify_app, mail_server, game, seen: int, mails: dict) -> int:
     """Deliver, then check every new mail against the game as it is now (each was composed at
     this version, by the change that made it)."""
     deliver(notify_app)
     stored = stored_game(notify_app, game["id"])
+    hidden = unrevealed_decks(notify_app, game["id"])
     for recipients, message in new_mail(mail_server, seen):
         seat = seat_of(recipients)
+        whole = message.as_string()
+        assert not [t for t in game["tokens"].values() if t in whole], "a bearer token in a mail"
+        for salt, deck in hidden:  # a deal in play: neither its salt nor its order
+            assert salt not in whole and " ".join(deck[10:20]) not in whole
         assert message["X-Gin-Seat"] == str(seat) and message["X-Gin-Version"] == str(stored.version)
         assert message["Subject"] == expected_subject(game["id"], game["seats"], seat)
         # One thread per seat (an answer refers to the reply it answers as well).
