@@ -224,16 +224,17 @@ def legal_commands(view: dict) -> list[str]:
     return lines
 
 
-def hand_record_lines(record: dict, scene: Scene) -> list[str]:
-    """Both hands as they were laid out at the end of a hand (the whole record is public then)."""
-    lines = [f"Hand {record.get('hand')}: {hand_outcome(record, scene)}."]
+def hand_record_lines(record: dict, scene: Scene, seats=None, heading: str | None = None) -> list[str]:
+    """Both hands as they were laid out at the end of a hand (the whole record is public then).
+    `seats`: the two seats that played it (a table's board), the reader's own first by default."""
+    seats = seats or (scene.seat, 1 - scene.seat)
+    lines = [heading or f"Hand {record.get('hand')}: {hand_outcome(record, scene)}."]
     knocker = record.get("knocker")
     hands = record.get("hands") or {}
     if knocker is None:
-        for seat in (scene.seat, 1 - scene.seat):
-            lines.append(f"  {scene.who(seat)}: {cards(hands.get(str(seat)))}")
-        return lines
-    for seat, role in ((knocker, "knocker"), (1 - knocker, "defender")):
+        return lines + [f"  {scene.who(seat)}: {cards(hands.get(str(seat)))}" for seat in seats]
+    defender = next((seat for seat in seats if seat != knocker), None)
+    for seat, role in ((knocker, "knocker"), (defender, "defender")):
         melds = "  ".join(f"[{cards(m)}]" for m in record.get(f"{role}_melds") or [])
         line = f"  {scene.who(seat)} ({role}): {melds or 'no melds'}  deadwood {cards(record.get(f'{role}_deadwood'))}"
         line += f" = {record.get(f'{role}_points')}"

@@ -207,22 +207,9 @@ def record_blocks(scene: Scene) -> list[list[str]]:
 
 def record_lines(record: dict, scene: Scene) -> list[str]:
     seats = record.get("seats") or []
-    lines = [f"Hand {record.get('hand')} ({pair(scene, seats)}): {compose.hand_outcome(record, scene)}."]
-    knocker = record.get("knocker")
-    hands = record.get("hands") or {}
-    if knocker is None:
-        return lines + [f"  {scene.who(s)}: {cards(hands.get(str(s)))}" for s in seats]
-    defender = next((s for s in seats if s != knocker), None)
-    for seat, role in ((knocker, "knocker"), (defender, "defender")):
-        melds = "  ".join(f"[{cards(m)}]" for m in record.get(f"{role}_melds") or [])
-        line = f"  {scene.who(seat)} ({role}): {melds or 'no melds'}  deadwood " \
-               f"{cards(record.get(f'{role}_deadwood'))} = {record.get(f'{role}_points')}"
-        if role == "defender" and record.get("defender_layoffs"):
-            line += f"  (laid off {cards(record['defender_layoffs'])})"
-        lines.append(line)
-    if record.get("knock_discard"):
-        lines.append(f"  knock discard: {record['knock_discard']}")
-    return lines
+    return compose.hand_record_lines(
+        record, scene, seats, heading=f"Hand {record.get('hand')} ({pair(scene, seats)}): "
+                                      f"{compose.hand_outcome(record, scene)}.")
 
 
 def score_sheet_lines(scene: Scene) -> list[str]:
@@ -268,6 +255,12 @@ def result_lines(scene: Scene) -> list[str]:
     else:
         who = side_name(scene, winner, you=True)
         head = f"Match over: {who} win{'' if who.startswith('you') or ' and ' in who else 's'}{reason}."
+    reached = result.get("target_reached_by")
+    ahead = (result.get("net") or {}).get("leader")
+    if result.get("exactly_50_rule") and ahead is not None:
+        head += f" {side_name(scene, ahead)} finished exactly 50 ahead, which loses under these rules."
+    elif reached is not None and reached != winner:
+        head += f" ({side_name(scene, reached)} reached the target.)"
     totals = result.get("totals") or []
     lines = [head, "Final totals: " + ", ".join(f"{side_name(scene, s)} {t}" for s, t in enumerate(totals)) + "."]
     owed = [f"{side_name(scene, p['payer'])} pay{'' if len((scene.view.get('sides') or [[]])[p['payer']]) > 1 else 's'} "
