@@ -70,3 +70,23 @@ def test_refusals_name_players_not_board_seats():
     out = table.table.sitting_out
     assert compose.refusal(f"seat {out} plays on no board now (sitting out this hand)", scene(table, out, [])) \
         == "you play on no board now (sitting out this hand)"
+
+
+def test_a_partnership_result_names_the_sides_the_target_reacher_and_who_pays():
+    from service.notify.table_mail import result_lines
+    names = {0: "Ann", 1: "Bob", 2: "Carl", 3: "Dan"}
+    sides = [[0, 2], [1, 3]]
+
+    def lines(seat: int, result: dict) -> list[str]:
+        view = {"format": "partnership", "sides": sides, "result": result}
+        return result_lines(Scene(game_id="T" * 22, version=1, seat=seat, names=names, view=view, now=NOW))
+
+    fifty = {"winner": 0, "reason": "target", "totals": [180, 230], "target_reached_by": 1, "exactly_50_rule": True,
+             "net": {"leader": 1, "points": 50}, "settlement": [{"payer": 0, "payee": 1, "points": 50}]}
+    assert lines(2, fifty) == [
+        "Match over: you and Ann win. Bob and Dan finished exactly 50 ahead, which loses under these rules.",
+        "Final totals: Ann and Carl 180, Bob and Dan 230.", "Settlement: Ann and Carl pay Bob and Dan 50."]
+    resigned = {**fifty, "reason": "resign", "exactly_50_rule": False, "winner": 1}
+    assert lines(0, resigned)[0] == "Match over: Bob and Dan win (by resignation)."
+    behind = {**fifty, "exactly_50_rule": False, "winner": 0, "target_reached_by": 0, "totals": [250, 180]}
+    assert lines(1, behind)[0] == "Match over: Ann and Carl win."
