@@ -66,8 +66,10 @@ def register(spec, ma_plugin) -> None:
     from .schemas import GameViewSchema
     from .schemas import MatchResultSchema
     from .table_schemas import TableResultSchema, TableViewSchema
-    for schema in (GameViewSchema, TableViewSchema, MatchResultSchema, TableResultSchema):
-        converter.resolve_nested_schema(schema)  # named by VIEW_DOC and match_end's result
+    from .players.schemas import PublicTableViewSchema, PublicViewSchema
+    for schema in (GameViewSchema, TableViewSchema, MatchResultSchema, TableResultSchema, PublicViewSchema,
+                   PublicTableViewSchema):
+        converter.resolve_nested_schema(schema)  # named by VIEW_DOC, PUBLIC_VIEW_DOC and match_end's result
     union(converter, "Action", ACTION_SCHEMAS,
           "One move, in the engine's JSON form: `type` says which, and each type takes exactly its own "
           "fields. Every entry of a view's legal_actions is one of these and can be posted unchanged.")

@@ -12,6 +12,7 @@ from .. import deadlines, store
 from ..errors import Problem
 from ..extensions import db
 from ..models import Game
+from ..table_games import FORMATS
 from ..tokens import hash_secret
 from ..web import BEARER, bearer_token, etag_headers, problems
 from . import links
@@ -32,7 +33,7 @@ def require_json_body():
 @access.arguments(InvitationRequestSchema, example={"invite_code": "q3Jw..."})
 @access.response(200, InvitationSchema, example={
     "game_id": "MKsaxqYqE1pJxqt2oSEDug", "inviter": "Ann", "move_time_hours": 72,
-    "rules": {"preset": "standard", "target": 100, "knock_limit": 10}})
+    "rules": {"preset": "standard", "target": 100, "knock_limit": 10}, "seats": 2, "format": None, "seat": 1})
 @problems(access, "malformed-json", "unsupported-media-type", "validation-error", "invalid-invite",
           "game-full")
 def read_invitation(args, game_id):
@@ -49,7 +50,8 @@ def read_invitation(args, game_id):
         raise Problem("game-full", "this invite's seat is taken already: an invite code works once")
     clock = deadlines.clock_of(game.id)
     return {"game_id": game.id, "inviter": game.seats[0].name, "rules": game.rules,
-            "move_time_hours": clock.move_time_hours if clock else None}
+            "move_time_hours": clock.move_time_hours if clock else None, "seats": len(game.seats),
+            "format": FORMATS.get(len(game.seats)), "seat": seat.seat}
 
 
 @access.route("/games/<game_id>/tokens", methods=["POST"])

@@ -47,3 +47,7 @@ class InvitationSchema(ma.Schema):
     rules = f.Raw(required=True, **_doc("Every rules option's value, plus the preset",
                                         **{DOC_KEY: ref("Rules")}))
     move_time_hours = f.Integer(required=True, allow_none=True, **_doc("Time per move; null: no deadlines"))
+    seats = f.Integer(required=True, validate=v.OneOf((2, 3, 4)), **_doc("How many play: 2, or a table of 3 or 4"))
+    format = f.String(required=True, allow_none=True, validate=v.OneOf(("rotation", "partnership")), **_doc(
+        "null for two; rotation (three, one sitting out each hand) or partnership (four, seats 0+2 against 1+3)"))
+    seat = f.Integer(required=True, validate=v.Range(1, 3), **_doc("The seat this code opens (1 in a game of two)"))

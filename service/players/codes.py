@@ -13,5 +13,4 @@ PLAYER_CODES = {
     "rematch-unavailable": (409, "a rematch needs a finished match with both seats held by players, offered once"),
     "no-house-bot": (404, "this server runs no house bot (or it has not registered its account yet)"),
     "invalid-watch-key": (401, "the watch key is missing, revoked, or not one of this game's"),
-    "watch-not-offered": (422, "watch links are offered for two-seat games (a table's public view is not built yet)"),
 }

@@ -8,7 +8,9 @@ from marshmallow import validate as v
 
 from ..contract import DOC_KEY, ref
 from ..notify.schemas import MOVE_TIME_HOURS, WholeNumber, no_controls
-from ..schemas import GameViewSchema, NameField, StrictSchema, _doc, seat_field
+from ..schemas import GameViewSchema, NameField, RevealedDealSchema, StrictSchema, _doc, seat_field
+from ..table_schemas import (FORMATS, SEATS, PublicBoardSchema, TableHandRecordSchema, TablePlayerSchema,
+                             TableResultSchema, TableScoresSchema)
 from .challenges import DECLINE_REASONS, OPPONENT_KINDS
 
 RULES_CHOICE = _doc("A preset from RULES.md plus option overrides; an unknown option or a value out of range "
@@ -218,3 +220,39 @@ class PublicViewSchema(ma.Schema):
     last_hand = f.Raw(required=True, allow_none=True, **_doc("The last finished hand's record, both hands shown"))
     result = f.Raw(required=True, allow_none=True, **_doc("The match's result, once over"))
     rules = f.Raw(required=True, **RULES)
+
+
+class PublicTableViewSchema(ma.Schema):
+    """What anyone may see of a table of three or four seats: every board's public part (the one
+    every seat sees), the sides' scores and the finished hands; never a card of a hand in play, a
+    stock, nor the deck of a deal not over. Fields as in TableView."""
+
+    game_id = f.String(required=True)
+    version = f.Integer(required=True)
+    status = f.String(required=True)
+    players = f.List(f.Nested(TablePlayerSchema), required=True)
+    deadline = f.String(required=True, allow_none=True, **_doc("When the seat `on_clock` must act, or null"))
+    deal_commitment = f.String(required=True, allow_none=True, **_doc("Always null: each board carries its own"))
+    revealed_deals = f.List(f.Nested(RevealedDealSchema), required=True, **_doc("Finished deals' decks only"))
+    format = f.String(required=True, validate=v.OneOf(FORMATS))
+    seats = f.Integer(required=True, validate=v.OneOf((3, 4)))
+    sides = f.List(f.List(f.Integer(validate=SEATS)), required=True)
+    to_move = f.List(f.Integer(validate=SEATS), required=True, **_doc("Every seat that may act now"))
+    needs_deal = f.List(f.Integer(), required=True)
+    on_clock = f.Integer(required=True, allow_none=True, validate=SEATS)
+    boards = f.List(f.Nested(PublicBoardSchema, allow_none=True), required=True,
+                    **_doc("Every board's public part; null for a board that waits for the round or is over"))
+    scores = f.Nested(TableScoresSchema, required=True)
+    last_hand = f.Nested(TableHandRecordSchema, required=True, allow_none=True,
+                         **_doc("The last decided hand's record, both hands shown (it is over)"))
+    result = f.Nested(TableResultSchema, required=True, allow_none=True)
+    rules = f.Raw(required=True, **RULES)
+    sitting_out = f.Integer(allow_none=True, validate=SEATS, **_doc("rotation only: the seat sitting out"))
+    round = f.Integer(**_doc("partnership only"))
+    team_size = f.Integer(**_doc("partnership only"))
+
+
+# GET /games/{id}/public answers one or the other (a PublicTableView has `format`).
+PUBLIC_VIEW_DOC = {"description": "PublicView for a two-seat game, PublicTableView for three or four seats "
+                                  "(it has `format`)",
+                   "anyOf": [ref("PublicView"), ref("PublicTableView")]}

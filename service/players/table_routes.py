@@ -2,7 +2,7 @@
 public view a watch key opens."""
 from __future__ import annotations
 
-from flask import Response, request, url_for
+from flask import Response, jsonify, request, url_for
 from flask_smorest import Blueprint
 
 from .. import deadlines, store
@@ -10,7 +10,7 @@ from ..web import BEARER, bearer_token, problems
 from . import challenges, watching
 from .challenge_routes import CHALLENGE_EXAMPLE
 from .routes import require_json_body
-from .schemas import ChallengeSchema, NewWatchLinkSchema, PublicViewSchema, RematchSchema, WatchLinkListSchema
+from .schemas import ChallengeSchema, NewWatchLinkSchema, PUBLIC_VIEW_DOC, RematchSchema, WatchLinkListSchema
 
 table = Blueprint("table", __name__, description="Rematches and watch links of a game")
 table.before_request(require_json_body)
@@ -47,7 +47,7 @@ def get_rematch(game_id):
 @table.doc(operationId="createWatchLink", security=BEARER)
 @table.response(201, NewWatchLinkSchema, example={**WATCH_EXAMPLE, "key": "w4tch...",
                                                   "url": "/games/MKsaxqYqE1pJxqt2oSEDug/public"})
-@problems(table, "invalid-token", "malformed-json", "unsupported-media-type", "watch-not-offered")
+@problems(table, "invalid-token", "malformed-json", "unsupported-media-type")
 def create_watch_link(game_id):
     """A read-only key to share: it shows what is public (discards, counts, scores, finished hands),
     never a hand in play. Shown once; revocable."""
@@ -82,11 +82,12 @@ def revoke_watch_link(game_id, link_id):
 
 @table.route("/games/<game_id>/public", methods=["GET"])
 @table.doc(operationId="watchGame", security=BEARER)
-@table.response(200, PublicViewSchema)
+@table.response(200, PUBLIC_VIEW_DOC)
 @problems(table, "invalid-watch-key")
 def watch_game(game_id):
-    """What a watcher sees, with the watch key as the bearer token: the table, never a hand in play."""
+    """What a watcher sees, with the watch key as the bearer token: the table, never a hand in play
+    (at a table of three or four: every board's public part, the sides' scores, finished hands)."""
     scheme, _, key = request.headers.get("Authorization", "").partition(" ")
     if scheme.lower() != "bearer" or not key.strip():
         raise watching.invalid_watch_key()
-    return watching.public_view(game_id, key.strip())
+    return jsonify(watching.public_view(game_id, key.strip()))  # whitelisted already: sent as built

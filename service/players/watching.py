@@ -18,6 +18,11 @@ from .models import WatchLink
 PUBLIC_KEYS = ("phase", "to_move", "dealer", "hand_number", "discard_pile", "stock_count", "knock_limit",
                "multiplier", "scores", "last_hand", "result", "rules")
 ENVELOPE_KEYS = ("game_id", "version", "status", "players", "deadline", "deal_commitment", "revealed_deals")
+# A table of three or four: what every seat sees alike (not its own board, side or moves).
+TABLE_KEYS = ("format", "seats", "sides", "to_move", "needs_deal", "on_clock", "scores", "last_hand", "result",
+              "rules", "sitting_out", "round", "team_size")
+BOARD_KEYS = ("board", "seats", "phase", "to_move", "dealer", "hand_number", "card_counts", "discard_pile",
+              "stock_count", "knock_limit", "deal", "deal_commitment")
 
 
 def invalid_watch_key() -> Problem:
@@ -25,9 +30,6 @@ def invalid_watch_key() -> Problem:
 
 
 def create(game: Game, seat: int) -> tuple[WatchLink, str]:
-    if len(game.seats) > 2:  # the public whitelist below is a two-seat view's
-        raise Problem("watch-not-offered", "watch links are offered for two-seat games only, not yet for "
-                                           "tables of three or four")
     key = new_token()
     link = WatchLink(game_id=game.id, key_hash=hash_secret(key), created_by_seat=seat, created_at=utcnow())
     db.session.add(link)
@@ -66,6 +68,16 @@ def public_view(game_id: str, key: str) -> dict:
         raise invalid_watch_key()
     match = store.load_match(game)
     seat_view = store.views_for(game, match, seats=(0,))[0]
+    if len(game.seats) > 2:
+        return public_table(seat_view)
     public = {name: seat_view.get(name) for name in (*ENVELOPE_KEYS, *PUBLIC_KEYS)}
     public["card_counts"] = [len(hand) for hand in match.hands] if match is not None else [0, 0]
+    return public
+
+
+def public_table(seat_view: dict) -> dict:
+    """A table's public view from a seat's, key by key: each board's public part, never `my_board`."""
+    public = {name: seat_view[name] for name in (*ENVELOPE_KEYS, *TABLE_KEYS) if name in seat_view}
+    public["boards"] = [None if board is None else {name: board[name] for name in BOARD_KEYS}
+                        for board in seat_view["boards"]]
     return public

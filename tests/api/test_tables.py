@@ -237,16 +237,6 @@ def test_the_clock_is_on_the_seat_waiting_longest_and_only_an_opponent_may_claim
     assert result["reason"] == "timeout" and second not in result["winner_seats"]
 
 
-def test_a_watch_link_is_refused_at_a_table_and_nothing_is_made(app, client):
-    """The public view is a two-seat whitelist: a table refuses watch links with a problem document."""
-    from service.players.models import WatchLink
-    game = start_table(poster(client), 3)
-    response = client.post(f"/games/{game['id']}/watch-links", json={}, headers=auth(game["tokens"][0]))
-    assert response.status_code == 422 and response.get_json()["code"] == "watch-not-offered"
-    with app.app_context():
-        assert db.session.query(WatchLink).count() == 0
-
-
 def test_a_player_account_cannot_take_a_table_seat_by_the_two_seat_path(app, client):
     """POST /me/games/{id}/join seats a player in seat 1 of a two-seat game: a table's invite is
     refused there, and nothing is taken or bound."""
