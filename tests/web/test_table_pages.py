@@ -55,7 +55,7 @@ def start_table(site, page, seats: int, target: int) -> tuple[str, list[str]]:
 
 def join(page, link: str, name: str) -> None:
     page.goto(link)
-    wait_until(lambda: "Ann invites you to play." in page.locator("#invitation").inner_text(), "the invitation")
+    wait_until(lambda: "Ann invites you to a game of " in page.locator("#invitation").inner_text(), "the invitation")
     page.fill("#name", name)
     page.get_by_role("button", name="Join").click()
     page.wait_for_url(re.compile(r"/play/[A-Za-z0-9_-]+$"))

@@ -17,14 +17,27 @@ async function showInvitation() {
   }
   try {
     const { data } = await call("POST", `/games/${gameId}/invitation`, { body: { invite_code: invite } });
+    const table = data.seats > 2;
     box.replaceChildren(
-      el("p", { class: "lead" }, `${data.inviter} invites you to play.`),
+      el("p", { class: "lead" }, table ? `${data.inviter} invites you to a game of ${data.seats} players.` : `${data.inviter} invites you to play.`),
+      table ? el("p", { id: "table-format" }, tableFormat(data)) : "",
       el("ul", {}, rulesInWords(data.rules, data.move_time_hours).map((line) => el("li", {}, line))));
     $("join-game").hidden = false;
     $("name").focus();
   } catch (error) {
     box.replaceChildren(el("p", { class: "error" }, describe(error)));
   }
+}
+
+// How the table plays, and where this code seats you (seats are numbered from 1 on the page).
+function tableFormat(data) {
+  if (data.format === "partnership") {
+    const partner = (data.seat + 2) % 4;
+    return `Two partnerships: seats 1 & 3 against 2 & 4, two boards at once. This link takes seat ${data.seat + 1}; ` +
+      `your partner holds seat ${partner + 1}.`;
+  }
+  return `Three players, two at a time: one sits out each hand, and the winner plays the one who sat out. ` +
+    `This link takes seat ${data.seat + 1}.`;
 }
 
 $("join-game").addEventListener("submit", async (event) => {

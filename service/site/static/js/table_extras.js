@@ -97,15 +97,15 @@ export function setUpExtras({ gameId, token }) {
 
   function stopPolling() { if (rematchTimer) { clearInterval(rematchTimer); rematchTimer = null; } }
 
-  // Each new view: the watch panel once the game has both players; the rematch at the match's end
-  // (only between players: a signed-in browser).
+  // Each new view: the watch panel once every seat is taken; the rematch at the match's end (only
+  // between players: a signed-in browser; games of two only).
   return function update(view) {
     if (view.status !== "waiting_for_opponent" && !watchShown) {
       watchShown = true;
       $("watch").hidden = false;
       listLinks();
     }
-    const over = view.status === "finished" && signedIn() !== null;
+    const over = view.status === "finished" && signedIn() !== null && !view.format;  // no rematch at a table yet
     $("rematch").hidden = !over;
     if (over && !rematchStarted) {
       rematchStarted = true;

@@ -19,7 +19,7 @@ export function renderTableHeading(table) {
 }
 
 function seatLine(table, seat, names) {
-  const partners = table.sides[table.side].filter((s) => s !== table.seat);
+  const partners = (table.sides[table.side] || []).filter((s) => s !== table.seat);  // a watcher has no side
   const role = seat === table.seat ? " (you)" : partners.includes(seat) ? " (your partner)" : "";
   const board = table.boards.find((b) => b && b.seats.includes(seat));
   const doing = table.players[seat].name === null ? "not joined yet"

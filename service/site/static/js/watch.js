@@ -1,10 +1,13 @@
 // A watch link's page: /watch/<game>#key=<watch key>. Reads GET /games/<game>/public with the key
 // now and then and draws the table: discards, card counts, scores, the last finished hand. The
 // public view holds no hand in play, so none can be shown. The key stays in the fragment (the link
-// is what one shares), which browsers never send.
+// is what one shares), which browsers never send. A table of three or four (a PublicTableView, with
+// `format`) is drawn by the seat page's table panel, as a seat that sits on no board sees it.
 import { call, describe } from "./api.js";
 import { cardList, cardNode, face, spokenList } from "./cards.js";
 import { $, el, timeLeft } from "./dom.js";
+import { renderTableHeading, renderTablePanel, renderTableSheet } from "./table_panel.js";
+import { isTable, localRecord, tableNames, tableStatus, tableTitle } from "./table_view.js";
 
 const gameId = document.body.dataset.gameId;
 const key = new URLSearchParams(location.hash.slice(1)).get("key");
@@ -41,6 +44,29 @@ function draw(view) {
   $("watched").hidden = false;
 }
 
+function drawTable(view) {
+  const names = tableNames(view);
+  renderTableHeading(view);
+  document.title = `Watching ${tableTitle(view, names)} · Gin Rummy`;
+  $("status").textContent = tableStatusLine(view, names);
+  $("seats").hidden = true;
+  $("middle").hidden = true;
+  renderTablePanel(view);
+  renderTableSheet($("sheet-table"), view);
+  $("sheet").hidden = false;
+  const last = view.last_hand && localRecord(view, view.last_hand, names);  // the board's own seats
+  drawLastHand(last && last.record, last ? last.names : names);
+  $("watched").hidden = false;
+}
+
+function tableStatusLine(view, names) {
+  if (view.status !== "active") return tableStatus(view, null, names);  // waiting, or the result
+  const out = view.sitting_out === null || view.sitting_out === undefined ? "" : ` ${names[view.sitting_out]} sits out this hand.`;
+  if (!view.to_move.length) return "Waiting for the next deal.";
+  return `${view.to_move.map((s) => names[s]).join(" and ")} to move` +
+    (view.deadline ? ` (${timeLeft(view.deadline)}).` : ".") + out;
+}
+
 function drawLastHand(record, names) {
   const section = $("last-hand");
   if (!record) { section.hidden = true; return; }
@@ -64,7 +90,7 @@ async function watch() {
     try {
       const { data } = await call("GET", `/games/${gameId}/public`, { token: key });
       $("watch-error").textContent = "";
-      draw(data);
+      (isTable(data) ? drawTable : draw)(data);
       if (data.status === "finished") return;
     } catch (error) {
       if (error.code === "invalid-watch-key") {
