@@ -14,6 +14,7 @@ from .contract import DOC_KEY, ref
 from .notify.invite_schema import InviteFields
 from .notify.schemas import MOVE_TIME_HOURS, ContactFields, ContactOutSchema, no_encoded_word
 from .rules import options as rule_options
+from .table_games import MAX_SEAT, SEAT_COUNTS
 
 CARD_PATTERN = "^[A2-9TJQK][CDHS]$"  # rank (A 2-9 T J Q K) then suit (C D H S), as the views write them
 CARD = {"description": "A card: rank (A 2-9 T J Q K) then suit (C D H S)", "example": "7H"}
@@ -127,10 +128,13 @@ class CreateGameSchema(StrictSchema, ContactFields, InviteFields):
         "refused (422 invalid-option, naming the option)",
         example={"preset": "standard", "knock_limit": 10}, **{DOC_KEY: ref("RulesChoice")}))
     move_time_hours = MOVE_TIME_HOURS
-    seats = f.Integer(load_default=2, strict=True, validate=v.OneOf((2, 3, 4), error="a game has 2, 3 or 4 seats"), **_doc(
+    seats = f.Integer(load_default=2, strict=True, validate=v.OneOf(SEAT_COUNTS, error="a game has 2, 3, 4, 6 or 8 seats"), **_doc(
         "How many players: 2 (the default), 3 (a rotation: one sits out each hand, the hand's winner plays "
-        "the one who sat out) or 4 (two partnerships, seats 0+2 against 1+3, two boards at once). Each "
-        "seat but the creator's has an invite code of its own (`invites` in the answer); the first hand "
+        "the one who sat out), or 4, 6 or 8 (two teams of 2, 3 or 4, seats 0, 2, 4.. against 1, 3, 5..: a "
+        "board per pair at once, each player meeting each of the other team in turn, round by round; "
+        "Tedesco's teams of three and four, with the team bonus when all of a team win a round). Any "
+        "preset may be played at any table but Mahjong gin (two players only); tedesco_gin_teams_of_three "
+        "suits 6 seats but does not require it. Each seat but the creator's has an invite code of its own (`invites` in the answer); the first hand "
         "is dealt when every seat is taken", example=2))
 
 
@@ -479,12 +483,12 @@ class LinksSchema(ma.Schema):
 
 
 class SeatInviteSchema(ma.Schema):
-    seat = f.Integer(required=True, validate=v.Range(1, 3), **_doc("The seat this code opens"))
+    seat = f.Integer(required=True, validate=v.Range(1, MAX_SEAT), **_doc("The seat this code opens"))
     invite_code = f.String(required=True, **_doc("Works once"))
 
 
-# A view: GameView (two seats) or TableView (three or four; service/table_schemas.py).
-VIEW_DOC = {"description": "GameView for a two-seat game, TableView for three or four seats (it has `format`)",
+# A view: GameView (two seats) or TableView (3, 4, 6 or 8; service/table_schemas.py).
+VIEW_DOC = {"description": "GameView for a two-seat game, TableView for 3, 4, 6 or 8 seats (it has `format`)",
             "anyOf": [ref("GameView"), ref("TableView")]}
 
 
@@ -494,7 +498,7 @@ class CreatedGameSchema(ma.Schema):
     token = f.String(required=True, **_doc("The creator's bearer token. Shown once: keep it"))
     invite_code = f.String(required=True, **_doc("Give this to the opponent (seat 1); it works once"))
     invites = f.List(f.Nested(SeatInviteSchema), **_doc(
-        "Games of 3 or 4 seats only: one invite code per seat to fill (seat 1's is invite_code too); "
+        "Games of 3 or more seats only: one invite code per seat to fill (seat 1's is invite_code too); "
         "send each player theirs: the code decides the seat, and so the partnership"))
     links = f.Nested(LinksSchema, required=True)
     game = Documented(VIEW_DOC, required=True, metadata={"description": "The creator's view"})
@@ -503,7 +507,7 @@ class CreatedGameSchema(ma.Schema):
 
 class JoinedGameSchema(ma.Schema):
     game_id = f.String(required=True)
-    seat = f.Integer(required=True, validate=v.Range(1, 3), **_doc(
+    seat = f.Integer(required=True, validate=v.Range(1, MAX_SEAT), **_doc(
         "The seat the invite code opened: 1 in a two-seat game"))
     token = f.String(required=True, **_doc("The joiner's bearer token. Shown once: keep it"))
     links = f.Nested(LinksSchema, required=True)
@@ -515,12 +519,12 @@ class JoinedGameSchema(ma.Schema):
 
 class EventBase(EngineRecord):
     seq = f.Integer(required=True, **_doc("Sequence number, from 1, unique within the game"))
-    hand = f.Integer(required=True, **_doc("The hand it belongs to (at a table of 3 or 4: the deal's number; "
+    hand = f.Integer(required=True, **_doc("The hand it belongs to (at a table: the deal's number; "
                                            "for an event of the whole table, the latest deal)"))
-    board = f.Integer(**_doc("Tables of 3 or 4 only: the board the event happened on. A board's events "
+    board = f.Integer(**_doc("Tables only: the board the event happened on. A board's events "
                              "name its players by their local seats 0 and 1 (`seat`, the keys of `cards`, "
                              "the hand record), which `seats` maps to table seats"))
-    seats = f.List(f.Integer(validate=v.Range(0, 3)), validate=v.Length(2, 2),
+    seats = f.List(f.Integer(validate=v.Range(0, MAX_SEAT)), validate=v.Length(2, 2),
                    **_doc("Tables only: the table seats of the board's local seats 0 and 1"))
 
 
@@ -529,9 +533,9 @@ def event_type(name: str) -> f.String:
 
 
 class SeatEventBase(EventBase):
-    seat = f.Integer(required=True, validate=v.Range(0, 3), **_doc(
+    seat = f.Integer(required=True, validate=v.Range(0, MAX_SEAT), **_doc(
         "The seat that acted: 0 or 1 (on a table's board, the local seat; a table's resign or timeout "
-        "names the table seat, 0 to 3)"))
+        "names the table seat, 0 to 7)"))
 
 
 class DealEventSchema(EventBase):

@@ -1,8 +1,8 @@
 """Games of three and four seats: the engine's Table as the service keeps it (issue 14).
 
-A two-seat game stores a `Match`; a game of 3 or 4 seats stores a `TableGame`: the engine's
-`Rotation` (three players, one sitting out) or `Partnership` (four, seats 0+2 against 1+3, two
-boards at once), plus what only the service numbers: each deal. Every board's hand is dealt from
+A two-seat game stores a `Match`; a game of 3, 4, 6 or 8 seats stores a `TableGame`: the engine's
+`Rotation` (three players, one sitting out) or `Partnership` (two teams of 2, 3 or 4: seats 0, 2,
+4.. against 1, 3, 5.., a board per pair of opponents at once, Tedesco's teams at 6 and 8), plus what only the service numbers: each deal. Every board's hand is dealt from
 a deck of its own, committed to and revealed like a two-seat hand's; deals are numbered 1, 2, ...
 across the whole table, and a board's events carry that number as `hand` (so `revealed_deals`
 and the events' `hand` agree). The engine's boards number their own hands; nobody outside sees that.
@@ -17,8 +17,10 @@ from __future__ import annotations
 
 from .rules import Partnership, Rotation, Rules, Table, action_from_dict, redact_event
 
-SEAT_COUNTS = (2, 3, 4)
-FORMATS = {3: "rotation", 4: "partnership"}
+SEAT_COUNTS = (2, 3, 4, 6, 8)
+TEAM_SIZES = {4: 2, 6: 3, 8: 4}  # a partnership's seats -> players per team
+FORMATS = {3: "rotation", **{seats: "partnership" for seats in TEAM_SIZES}}
+MAX_SEAT = max(SEAT_COUNTS) - 1
 
 
 def is_table_state(state) -> bool:
@@ -41,9 +43,9 @@ class TableGame:
     def new(cls, rules: Rules, seats: int, first_dealer: int | None = None) -> "TableGame":
         if seats == 3:
             return cls(Rotation(rules, first_pair=(0, 1), first_dealer=first_dealer))
-        if seats == 4:
-            return cls(Partnership(rules, team_size=2))
-        raise ValueError(f"a table has 3 or 4 seats, not {seats}")
+        if seats in TEAM_SIZES:
+            return cls(Partnership(rules, team_size=TEAM_SIZES[seats]))
+        raise ValueError(f"a table has 3, 4, 6 or 8 seats, not {seats}")
 
     # -- what the store reads of a Match -------------------------------------------------------
 

@@ -1,4 +1,4 @@
-"""The view of a game of three or four seats (service/table_games.py), for the contract.
+"""The view of a game of 3, 4, 6 or 8 seats (service/table_games.py), for the contract.
 
 A table's view is the engine's `Table.view` (docs/engine-api.md, "Tables") plus the game's envelope
 (as a two-seat view's) and what the service numbers: each board's deal and its commitment, and
@@ -16,9 +16,11 @@ from marshmallow import validate as v
 from .contract import ref
 from .schemas import (HAND_RESULTS, PHASES, STATUSES, ArrangementSchema, Card, Documented, EngineRecord, EventBase,
                       OpponentSchema, RevealedDealSchema, _doc, cards, event_type)
+from .table_games import MAX_SEAT, SEAT_COUNTS
 
 FORMATS = ("rotation", "partnership")
-SEATS = v.Range(0, 3)
+SEATS = v.Range(0, MAX_SEAT)
+TABLE_SEAT_COUNTS = tuple(n for n in SEAT_COUNTS if n > 2)
 
 
 def table_seat(description: str, **kwargs) -> f.Integer:
@@ -129,6 +131,9 @@ class TableSheetLineSchema(EngineRecord):
     side = f.Integer(required=True, allow_none=True, **_doc("The side credited; null: nobody"))
     points = f.Integer(**_doc("What the hand's winner scored"))
     games_credited = f.List(f.Integer(), required=True)
+    round = f.Integer(**_doc("A team bonus line only: the round it was won in (from 0)"))
+    team_bonus = f.Integer(**_doc("A team bonus line only: the points credited to `side` (team_bonus x "
+                                  "(team_size - 2), when every member of the team won the round)"))
 
 
 class TableScoresSchema(EngineRecord):
@@ -154,7 +159,7 @@ class TableResultSchema(EngineRecord):
 
 
 class TableViewSchema(ma.Schema):
-    """The caller's view of a game of three or four seats (see the module's description)."""
+    """The caller's view of a game of 3, 4, 6 or 8 seats (see the module's description)."""
 
     game_id = f.String(required=True)
     version = f.Integer(required=True, **_doc("Increases with every change; also the ETag"))
@@ -167,11 +172,13 @@ class TableViewSchema(ma.Schema):
                             **_doc("Deck order and salt of every finished deal (`hand` is the deal's number)"))
     format = f.String(required=True, validate=v.OneOf(FORMATS), **_doc(
         "rotation: three players, one sitting out each hand, the winner plays the one who sat out; "
-        "partnership: four players, seats 0+2 against 1+3, two boards played at once"))
+        "partnership: two teams of `team_size` (4, 6 or 8 players), seats 0, 2, 4.. against 1, 3, 5.., "
+        "`team_size` boards played at once"))
     seat = table_seat("The caller's seat", required=True)
-    seats = f.Integer(required=True, validate=v.OneOf((3, 4)), **_doc("How many seats the table has"))
+    seats = f.Integer(required=True, validate=v.OneOf(TABLE_SEAT_COUNTS), **_doc("How many seats the table has"))
     sides = f.List(f.List(f.Integer(validate=SEATS)), required=True,
-                   **_doc("The seats of each side: [[0], [1], [2]] in a rotation, [[0, 2], [1, 3]] in a partnership"))
+                   **_doc("The seats of each side: [[0], [1], [2]] in a rotation, [[0, 2], [1, 3]] in a "
+                        "partnership of four, [[0, 2, 4], [1, 3, 5]] of six, [[0, 2, 4, 6], [1, 3, 5, 7]] of eight"))
     side = f.Integer(required=True, **_doc("The caller's side"))
     partners = seat_list("The caller's partners (none in a rotation)", required=True)
     to_move = seat_list("Every seat that may act now, one per board in play (see boards[].to_move for which "
@@ -192,8 +199,10 @@ class TableViewSchema(ma.Schema):
     result = f.Nested(TableResultSchema, required=True, allow_none=True, **_doc("Once the match is over"))
     rules = Documented(ref("Rules"), required=True, metadata={"description": "Every rules option's value"})
     sitting_out = table_seat("rotation only: the seat sitting out this hand", allow_none=True)
-    round = f.Integer(**_doc("partnership only: the round (each round pairs every player with another opponent)"))
-    team_size = f.Integer(**_doc("partnership only: players per side"))
+    round = f.Integer(**_doc("partnership only: the round in play, from 0 (each round pairs every player with "
+                             "another opponent: in round r seat 2j plays seat 2((j + r) mod team_size) + 1); "
+                             "a round's hands are scored when all its boards are decided"))
+    team_size = f.Integer(**_doc("partnership only: players per side (2, 3 or 4), and boards at once"))
 
 
 

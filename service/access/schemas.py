@@ -8,6 +8,7 @@ import marshmallow as ma
 
 from ..contract import DOC_KEY, ref
 from ..schemas import NAME_PATTERN, VIEW_DOC, Documented, StrictSchema, _doc
+from ..table_games import MAX_SEAT, SEAT_COUNTS
 
 
 class ExchangeLinkSchema(StrictSchema):
@@ -19,7 +20,7 @@ class ExchangeLinkSchema(StrictSchema):
 
 class ExchangedSchema(ma.Schema):
     game_id = f.String(required=True)
-    seat = f.Integer(required=True, validate=v.Range(0, 3), **_doc("The seat the link opens (0 to 3 at a table)"))
+    seat = f.Integer(required=True, validate=v.Range(0, MAX_SEAT), **_doc("The seat the link opens (0 to 7 at a table)"))
     token = f.String(required=True, **_doc("A new bearer token of that seat. Shown once: keep it"))
     token_id = f.String(required=True, **_doc("Its id in GET /games/{game_id}/tokens"))
     game = Documented(VIEW_DOC, required=True, metadata={"description": "The seat's view (a TableView at a table)"})
@@ -47,7 +48,8 @@ class InvitationSchema(ma.Schema):
     rules = f.Raw(required=True, **_doc("Every rules option's value, plus the preset",
                                         **{DOC_KEY: ref("Rules")}))
     move_time_hours = f.Integer(required=True, allow_none=True, **_doc("Time per move; null: no deadlines"))
-    seats = f.Integer(required=True, validate=v.OneOf((2, 3, 4)), **_doc("How many play: 2, or a table of 3 or 4"))
+    seats = f.Integer(required=True, validate=v.OneOf(SEAT_COUNTS), **_doc("How many play: 2, or a table of 3, 4, 6 or 8"))
     format = f.String(required=True, allow_none=True, validate=v.OneOf(("rotation", "partnership")), **_doc(
-        "null for two; rotation (three, one sitting out each hand) or partnership (four, seats 0+2 against 1+3)"))
-    seat = f.Integer(required=True, validate=v.Range(1, 3), **_doc("The seat this code opens (1 in a game of two)"))
+        "null for two; rotation (three, one sitting out each hand) or partnership (4, 6 or 8: two teams, "
+        "seats 0, 2, 4.. against 1, 3, 5..)"))
+    seat = f.Integer(required=True, validate=v.Range(1, MAX_SEAT), **_doc("The seat this code opens (1 in a game of two)"))

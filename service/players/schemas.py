@@ -9,7 +9,7 @@ from marshmallow import validate as v
 from ..contract import DOC_KEY, ref
 from ..notify.schemas import MOVE_TIME_HOURS, WholeNumber, no_controls
 from ..schemas import GameViewSchema, NameField, RevealedDealSchema, StrictSchema, _doc, seat_field
-from ..table_schemas import (FORMATS, SEATS, PublicBoardSchema, TableHandRecordSchema, TablePlayerSchema,
+from ..table_schemas import (FORMATS, SEATS, TABLE_SEAT_COUNTS, PublicBoardSchema, TableHandRecordSchema, TablePlayerSchema,
                              TableResultSchema, TableScoresSchema)
 from .challenges import DECLINE_REASONS, OPPONENT_KINDS
 
@@ -223,7 +223,7 @@ class PublicViewSchema(ma.Schema):
 
 
 class PublicTableViewSchema(ma.Schema):
-    """What anyone may see of a table of three or four seats: every board's public part (the one
+    """What anyone may see of a table of 3, 4, 6 or 8 seats: every board's public part (the one
     every seat sees), the sides' scores and the finished hands; never a card of a hand in play, a
     stock, nor the deck of a deal not over. Fields as in TableView."""
 
@@ -235,7 +235,7 @@ class PublicTableViewSchema(ma.Schema):
     deal_commitment = f.String(required=True, allow_none=True, **_doc("Always null: each board carries its own"))
     revealed_deals = f.List(f.Nested(RevealedDealSchema), required=True, **_doc("Finished deals' decks only"))
     format = f.String(required=True, validate=v.OneOf(FORMATS))
-    seats = f.Integer(required=True, validate=v.OneOf((3, 4)))
+    seats = f.Integer(required=True, validate=v.OneOf(TABLE_SEAT_COUNTS))
     sides = f.List(f.List(f.Integer(validate=SEATS)), required=True)
     to_move = f.List(f.Integer(validate=SEATS), required=True, **_doc("Every seat that may act now"))
     needs_deal = f.List(f.Integer(), required=True)
@@ -253,6 +253,6 @@ class PublicTableViewSchema(ma.Schema):
 
 
 # GET /games/{id}/public answers one or the other (a PublicTableView has `format`).
-PUBLIC_VIEW_DOC = {"description": "PublicView for a two-seat game, PublicTableView for three or four seats "
+PUBLIC_VIEW_DOC = {"description": "PublicView for a two-seat game, PublicTableView for 3, 4, 6 or 8 seats "
                                   "(it has `format`)",
                    "anyOf": [ref("PublicView"), ref("PublicTableView")]}
