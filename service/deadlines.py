@@ -66,9 +66,20 @@ _PAUSES = select(_vacations.c.starts_at, _vacations.c.ends_at).where(
     _vacations.c.game_id == bindparam("game"), _vacations.c.seat == bindparam("seat"))
 
 
-def _pauses(game_id: str, seat: int) -> list[tuple[datetime, datetime]]:
+def pauses_of(game_id: str, seat: int) -> list[tuple[datetime, datetime]]:
+    """The seat's vacations in this game, (start, end) each."""
     rows = db.session.connection().execute(_PAUSES, {"game": game_id, "seat": seat})
     return [(as_utc(start), as_utc(end)) for start, end in rows]
+
+
+_pauses = pauses_of
+
+
+def deadline_and_reminder(start: datetime, move_time_hours: int, pauses: list) -> tuple[datetime, datetime]:
+    """A turn's deadline and reminder time: its clock runs from `start`, paused by `pauses`."""
+    start, move_time = as_utc(start), timedelta(hours=move_time_hours)
+    return (clock_end(start, move_time, pauses),
+            clock_end(start, move_time * (1 - REMINDER_FRACTION), pauses))
 
 
 def _schedule(clock: GameClock, pauses: list | None = None) -> None:
@@ -78,9 +89,8 @@ def _schedule(clock: GameClock, pauses: list | None = None) -> None:
         clock.deadline_at = clock.reminder_at = None
         return
     pauses = _pauses(clock.game_id, clock.turn_seat) if pauses is None else pauses
-    start, move_time = as_utc(clock.turn_started_at), timedelta(hours=clock.move_time_hours)
-    clock.deadline_at = clock_end(start, move_time, pauses)
-    clock.reminder_at = clock_end(start, move_time * (1 - REMINDER_FRACTION), pauses)
+    clock.deadline_at, clock.reminder_at = deadline_and_reminder(clock.turn_started_at, clock.move_time_hours,
+                                                                 pauses)
 
 
 def on_change(game_id: str, to_move: int | None, new_turn: bool, moment: datetime) -> GameClock | None:
@@ -118,8 +128,11 @@ def claim_timeout(game_id: str, match, seat: int, moment: datetime) -> list[dict
     clock = clock_of(game_id)
     if clock is None or clock.move_time_hours is None:
         raise IllegalAction("no-deadline", "this game has no move time, so there is nothing to claim")
-    late = match.to_move  # at a table: the seat the clock is on (table_games.TableGame.to_move)
-    if late is None or late == seat or seat in getattr(match, "partners_of", lambda _: ())(late):
+    from . import table_clocks  # (it builds on this module)
+    if table_clocks.is_table(match):  # every board's mover has a deadline of its own
+        return table_clocks.claim_timeout(game_id, match, seat, moment)
+    late = match.to_move
+    if late is None or late == seat:
         raise IllegalAction("cannot-claim-own-turn", "only a waiting opponent may claim on time, "
                             "and it is your (or your partner's) move")
     deadline = as_utc(clock.deadline_at)
@@ -148,7 +161,10 @@ def take_vacation(game_id: str, match, seat: int, days: int, moment: datetime) -
     if days < 1 or days > left:
         raise IllegalAction("vacation-exhausted", f"you have {left} vacation day(s) left in this game; "
                             f"{days} asked")
-    if clock.turn_seat == seat and clock.deadline_at is not None and moment > as_utc(clock.deadline_at):
+    from . import table_clocks  # (it builds on this module)
+    own = table_clocks.own_deadline(game_id, seat) if table_clocks.is_table(match) else \
+        as_utc(clock.deadline_at) if clock.turn_seat == seat else None
+    if own is not None and moment > own:
         raise IllegalAction("deadline-passed", "your deadline has passed already; a vacation cannot "
                             "start after it (move now: the game goes on until your opponent claims)")
     ongoing = [end for start, end in _pauses(game_id, seat) if start <= moment < end]
@@ -157,7 +173,9 @@ def take_vacation(game_id: str, match, seat: int, days: int, moment: datetime) -
                         ends_at=start + timedelta(days=days))
     db.session.add(vacation)
     db.session.flush()
-    if clock.turn_seat == seat:
+    if table_clocks.is_table(match):  # only this seat's own clock moves; the game's follows the earliest
+        table_clocks.reschedule(clock, seat)
+    elif clock.turn_seat == seat:
         _schedule(clock)
     return vacation
 

@@ -22,7 +22,7 @@ from sqlalchemy.orm import contains_eager
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.exc import StaleDataError
 
-from . import deadlines, deals, fastjson, second_deck, wakeup
+from . import deadlines, deals, fastjson, second_deck, table_clocks, wakeup
 from .access.models import SeatToken
 from .database import READ_ONLY, begin_read_only
 from .errors import Problem, invalid_token
@@ -387,7 +387,9 @@ def views_for(game: Game, match: Match | TableGame | None, seats=None) -> dict[i
     if table:  # each board's deal has its own commitment, in the board's public part
         commitments = {d.hand: d.commitment for d in game_deals if not d.revealed}
         shown = match or TableGame.new(Rules.from_dict(game.rules), len(names))  # not dealt yet: as it will start
-        return {seat: {**common, **shown.view(seat, commitments)} for seat in seats}
+        on_clock, due = table_clocks.clock_part(game.id)  # every board's mover has a deadline of its own
+        return {seat: table_clocks.with_deadlines({**common, **shown.view(seat, commitments)}, on_clock, due)
+                for seat in seats}
     if match is None:
         # Not dealt yet: the view of an empty match, with no dealer (chosen when seat 1 joins).
         empty = Match.new(Rules.from_dict(game.rules), 0)

@@ -88,6 +88,9 @@ class PublicBoardSchema(ma.Schema):
     deal_commitment = f.String(required=True, allow_none=True, validate=v.Regexp("^[0-9a-f]{64}$"),
                                **_doc("SHA-256 commitment to this deal's deck order (as deal_commitment in "
                                       "a two-seat view); null until dealt"))
+    deadline = f.String(allow_none=True, **_doc(
+        "When `to_move` must act: its own move clock, running since its own turn began and paused only by "
+        "its own vacations; null when nobody is to move or the game has no move time (absent in a watch view)"))
 
 
 class TableGameFinalSchema(EngineRecord):
@@ -165,7 +168,10 @@ class TableViewSchema(ma.Schema):
     version = f.Integer(required=True, **_doc("Increases with every change; also the ETag"))
     status = f.String(required=True, validate=v.OneOf(STATUSES))
     players = f.List(f.Nested(TablePlayerSchema), required=True, **_doc("Every seat, in order"))
-    deadline = f.String(required=True, allow_none=True, **_doc("When the seat `on_clock` must act, or null"))
+    deadline = f.String(required=True, allow_none=True, **_doc(
+        "The earliest deadline at the table: the seat `on_clock`'s, or null (each board's is `boards[].deadline`)"))
+    my_deadline = f.String(required=True, allow_none=True, **_doc(
+        "The caller's own deadline while it is to move, else null"))
     deal_commitment = f.String(required=True, allow_none=True,
                                **_doc("Always null at a table: each board carries its deal's commitment"))
     revealed_deals = f.List(f.Nested(RevealedDealSchema), required=True,
@@ -184,8 +190,8 @@ class TableViewSchema(ma.Schema):
     to_move = seat_list("Every seat that may act now, one per board in play (see boards[].to_move for which "
                         "board)", required=True)
     needs_deal = f.List(f.Integer(), required=True, **_doc("Boards waiting for a deal (dealt at once by the service)"))
-    on_clock = table_seat("Of the seats to move, the one waiting longest: the move clock (and `deadline`) is "
-                          "on it; when it moves the clock passes to the next", required=True, allow_none=True)
+    on_clock = table_seat("Of the seats to move, the one whose deadline is earliest (`deadline`); every seat to "
+                          "move has its own (`boards[].deadline`)", required=True, allow_none=True)
     my_board = f.Nested(MyBoardSchema, required=True, allow_none=True,
                         **_doc("The caller's own board; null while sitting out or waiting for the round"))
     boards = f.List(f.Nested(PublicBoardSchema, allow_none=True), required=True,

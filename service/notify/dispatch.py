@@ -22,7 +22,7 @@ from datetime import datetime
 from sqlalchemy import func, select
 from sqlalchemy.exc import SQLAlchemyError
 
-from .. import deadlines
+from .. import deadlines, table_clocks
 from ..extensions import db
 from ..models import Event
 from ..store import events_page
@@ -66,7 +66,8 @@ def after_change(game, match, actor: int | None, events: list[dict], moment: dat
 def _after_change(game, match, actor: int | None, events: list[dict], moment: datetime) -> None:
     if table_dispatch.is_table(match):  # three or four seats: each seat by its own board
         reasons = table_dispatch.reasons(match, actor, events)
-        new_turn = table_dispatch.clock_restarts(match, actor, events)
+        table_clocks.on_change(game.id, match, table_dispatch.turns_begun(match, actor, events), moment)
+        db.session.flush()  # the mails below tell each seat's own deadline, read from the seats' clocks
     else:
         hand_dealt = any(e.get("type") == "deal" for e in events)
         new_turn = match.to_move is not None and (match.to_move != actor or hand_dealt)
@@ -74,7 +75,7 @@ def _after_change(game, match, actor: int | None, events: list[dict], moment: da
         reasons = {seat: ("match_end" if match.is_over else "hand_end" if hand_ended
                           else "turn" if new_turn and match.to_move == seat else "start" if actor is None else None)
                    for seat in (0, 1)}
-    deadlines.on_change(game.id, match.to_move, new_turn, moment)
+        deadlines.on_change(game.id, match.to_move, new_turn, moment)
     reply = reply_context.get()
     contacts = contacts_of(game.id)
     confirmed = confirm.mailable(c.email for c in contacts.values())
@@ -171,15 +172,30 @@ def seat_events(game, seat: int, after: int) -> list[dict]:
     return events_page(game, seat, after, MAX_EVENTS)["events"]
 
 
-def scene_for(game, match, seat: int, moment: datetime, *, after: int | None = None) -> compose.Scene:
-    """The seat's picture of the game now, with a fresh reply address bound to this version."""
+def scene_for(game, match, seat: int, moment: datetime, *, after: int | None = None,
+              clock_seat: int | None = None) -> compose.Scene:
+    """The seat's picture of the game now, with a fresh reply address bound to this version
+    (`clock_seat`: at a table, whose deadline to tell; see view_and_deadline)."""
     names = {s.seat: s.name for s in game.seats}
     after = own_seq(game, seat) if after is None else after
     reply = None if match.is_over else new_reply_address(game.id, seat, game.version, moment)
+    view, deadline = view_and_deadline(game, match, seat, clock_seat)
     return compose.Scene(
-        game_id=game.id, version=game.version, seat=seat, names=names, view=match.view(seat),
-        now=moment, events=seat_events(game, seat, after), deadline=deadlines.deadline_of(game.id),
+        game_id=game.id, version=game.version, seat=seat, names=names, view=view,
+        now=moment, events=seat_events(game, seat, after), deadline=deadline,
         reply_address=reply, link=seat_link(game.id, seat, moment), moved=after > 0)
+
+
+def view_and_deadline(game, match, seat: int, clock_seat: int | None = None) -> tuple[dict, datetime | None]:
+    """The seat's view and the deadline its mail or webhook tells. At a table every board's mover
+    has its own: the view carries them all, and its `on_clock` names the seat whose deadline is
+    told (`clock_seat`, else the seat's own while it is to move, else its board opponent's)."""
+    view = match.view(seat)
+    if not table_dispatch.is_table(match):
+        return view, deadlines.deadline_of(game.id)
+    on_clock, due = table_clocks.clock_part(game.id)
+    told = clock_seat if clock_seat is not None else table_clocks.mail_clock_seat(match, seat, on_clock, due)
+    return table_clocks.with_deadlines(view, told, due), due.get(told)
 
 
 def seat_link(game_id: str, seat: int, moment: datetime) -> str:
@@ -210,9 +226,9 @@ def enqueue_mail(scene: compose.Scene, kind: str, to: str, subject: str, text: s
                    seat=scene.seat, version=scene.version, moment=moment)
 
 
-def write_mail(game, match, seat: int, to: str, kind: str, moment: datetime) -> None:
+def write_mail(game, match, seat: int, to: str, kind: str, moment: datetime, clock_seat: int | None = None) -> None:
     with composing("mail", kind, to, moment, game.id, seat, game.version):
-        scene = scene_for(game, match, seat, moment)
+        scene = scene_for(game, match, seat, moment, clock_seat=clock_seat)
         text = compose.body(scene, kind)
         enqueue_mail(scene, kind, to, compose.subject(scene, kind), text, moment)
 
@@ -248,15 +264,15 @@ def record_inbound(message_id: str, game_id: str | None, outcome: str, moment: d
                                received_at=moment, sender=sender))
 
 
-def write_webhook(game, match, seat: int, event_type: str, moment: datetime) -> None:
+def write_webhook(game, match, seat: int, event_type: str, moment: datetime, clock_seat: int | None = None) -> None:
     contact = contact_of(game.id, seat)
     with composing("webhook", event_type, contact.webhook_url, moment, game.id, seat, game.version):
-        _write_webhook(game, match, seat, contact, event_type, moment)
+        _write_webhook(game, match, seat, contact, event_type, moment, clock_seat)
 
 
-def _write_webhook(game, match, seat: int, contact, event_type: str, moment: datetime) -> None:
-    view = match.view(seat)
-    deadline = deadlines.deadline_of(game.id)
+def _write_webhook(game, match, seat: int, contact, event_type: str, moment: datetime,
+                   clock_seat: int | None = None) -> None:
+    view, deadline = view_and_deadline(game, match, seat, clock_seat)
     body = {
         "type": event_type,
         "timestamp": moment.isoformat(),

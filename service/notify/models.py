@@ -117,6 +117,25 @@ class GameClock(db.Model):
                       Index("ix_game_clocks_deadline_at", "deadline_at"))
 
 
+class SeatClock(db.Model):
+    """At a table (3+ seats): the move clock of one seat to move, since its own turn began (one
+    row per board's mover; service/table_clocks.py). The game's GameClock mirrors the earliest."""
+
+    __tablename__ = "seat_clocks"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), nullable=False)
+    seat: Mapped[int] = mapped_column(Integer, nullable=False)
+    turn_started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+    deadline_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    reminder_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    reminded: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False)
+    expiry_noticed: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False)
+
+    __table_args__ = (PrimaryKeyConstraint("game_id", "seat"),
+                      Index("ix_seat_clocks_reminder_at", "reminder_at"),
+                      Index("ix_seat_clocks_deadline_at", "deadline_at"))
+
+
 class Vacation(db.Model):
     """Days a seat paused its own clock; their sum per seat is capped (VACATION_DAYS_PER_GAME)."""
 

@@ -10,7 +10,7 @@ import secrets
 from collections import defaultdict
 from datetime import datetime, timedelta
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, exists, select, true, update
 
 from .. import deadlines
 from ..access.models import SeatLink
@@ -22,7 +22,7 @@ from ..tokens import hash_secret
 from . import compose, confirm, dispatch, message, outbox, table_dispatch
 from .consent import MailConfirmation
 from .contacts import contact_of
-from .models import Contact, GameClock, InboundMail, MailToken, OutboxMessage
+from .models import Contact, GameClock, InboundMail, MailToken, OutboxMessage, SeatClock
 from .settings import setting
 
 BATCH = 50
@@ -38,48 +38,58 @@ def _transaction(work):
         raise
 
 
-def _take_clock(clock: GameClock, flag: str) -> bool:
-    """Set the clock's flag unless another worker did first."""
-    column = getattr(GameClock, flag)
-    done = db.session.execute(update(GameClock).where(GameClock.game_id == clock.game_id, column.is_(False),
-                                                      GameClock.turn_seat == clock.turn_seat)
-                              .values({flag: True}).execution_options(synchronize_session=False))
+def _take_clock(model, clock, flag: str) -> bool:
+    """Set the clock row's flag unless another worker did first (a GameClock, or a table's
+    SeatClock, whose turn must still be the one read)."""
+    column = getattr(model, flag)
+    same = [model.game_id == clock.game_id, column.is_(False)]
+    same += [model.turn_seat == clock.turn_seat] if model is GameClock else \
+        [model.seat == clock.seat, model.turn_started_at == clock.turn_started_at]
+    done = db.session.execute(update(model).where(*same).values({flag: True})
+                              .execution_options(synchronize_session=False))
     return done.rowcount == 1
 
 
-def _notify_clock(clock: GameClock, kind: str, moment: datetime) -> None:
-    """A reminder to the seat on the clock; once its deadline passed, a notice to every seat that
-    may claim the match (its opponent; at a table every seat but it and its partners)."""
-    game = db.session.get(Game, clock.game_id)
+def _notify_clock(game_id: str, late: int, kind: str, moment: datetime) -> None:
+    """A reminder to the seat on the clock (`late`); once its deadline passed, a notice to every
+    seat that may claim the match (its opponent; at a table every seat of another side)."""
+    game = db.session.get(Game, game_id)
     match = load_match(game) if game else None
     if match is None or match.is_over:
         return
-    seats = [clock.turn_seat] if kind == "reminder" else table_dispatch.claimants(match, clock.turn_seat)
+    seats = [late] if kind == "reminder" else table_dispatch.claimants(match, late)
     for seat in seats:
         contact = contact_of(game.id, seat)
         if contact and contact.mail_mode != "off" and confirm.may_mail(contact.email):
-            dispatch.write_mail(game, match, seat, contact.email, kind, moment)
+            dispatch.write_mail(game, match, seat, contact.email, kind, moment, clock_seat=late)
         if contact and contact.webhook_url:
-            dispatch.write_webhook(game, match, seat, dispatch.WEBHOOK_TYPES[kind], moment)
+            dispatch.write_webhook(game, match, seat, dispatch.WEBHOOK_TYPES[kind], moment, clock_seat=late)
+
+
+# A table's game clock only mirrors its earliest seat clock: the seats' own rows are swept instead.
+_TABLE_GAME = exists().where(SeatClock.game_id == GameClock.game_id)
 
 
 def sweep_clocks(moment: datetime | None = None) -> int:
-    """Reminders (a quarter of the time left) to the seat to move (at a table, the one the move
-    clock is on); notices to its opponents once the deadline has passed (they may claim the
+    """Reminders (a quarter of the time left) to the seat to move (at a table, each board's mover
+    by its own clock); notices to its opponents once the deadline has passed (they may claim the
     match). Returns how many were written."""
     moment = moment or deadlines.now()
 
     def work():
         written = 0
-        for time_column, flag, kind in ((GameClock.reminder_at, "reminded", "reminder"),
-                                        (GameClock.deadline_at, "expiry_noticed", "expired")):
-            due = db.session.scalars(select(GameClock).where(
-                time_column <= moment, getattr(GameClock, flag).is_(False), GameClock.turn_seat.is_not(None))
-                .limit(BATCH).with_for_update(skip_locked=True)).all()
-            for clock in due:
-                if _take_clock(clock, flag):
-                    _notify_clock(clock, kind, moment)
-                    written += 1
+        for model, condition in ((GameClock, GameClock.turn_seat.is_not(None) & ~_TABLE_GAME),
+                                 (SeatClock, true())):
+            for time_column, flag, kind in ((model.reminder_at, "reminded", "reminder"),
+                                            (model.deadline_at, "expiry_noticed", "expired")):
+                due = db.session.scalars(select(model).where(
+                    time_column <= moment, getattr(model, flag).is_(False), condition)
+                    .limit(BATCH).with_for_update(skip_locked=True)).all()
+                for clock in due:
+                    if _take_clock(model, clock, flag):
+                        _notify_clock(clock.game_id, clock.seat if model is SeatClock else clock.turn_seat,
+                                      kind, moment)
+                        written += 1
         return written
     return _transaction(work)
 

@@ -91,17 +91,15 @@ def reasons(match, actor: int | None, events: list[dict]) -> dict[int, str | Non
     return out
 
 
-def clock_restarts(match, actor: int | None, events: list[dict]) -> bool:
-    """The move clock starts afresh only when the turn of the seat it is on began with this
-    change; a move on another board leaves that seat's deadline where it was. (The clock also
-    moves, fresh, whenever it passes to another seat: deadlines.advance.)"""
-    seat = match.to_move
-    return seat is not None and turn_began(match, seat, actor, events)
+def turns_begun(match, actor: int | None, events: list[dict]) -> set[int]:
+    """The seats whose own move clock starts afresh with this change (table_clocks.on_change): a
+    move on another board leaves a seat's deadline where it was."""
+    return {seat for seat in match.table.to_move if turn_began(match, seat, actor, events)}
 
 
 def claimants(match, late: int) -> list[int]:
-    """The seats that may claim the match when `late` lets its deadline pass: every seat but the
-    late one and its partners (deadlines.claim_timeout)."""
+    """The seats that may claim the match when `late` lets its deadline pass: every seat of
+    another side (table_clocks.claim_timeout)."""
     if not is_table(match):
         return [1 - late]
     partners = set(match.partners_of(late))

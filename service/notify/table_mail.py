@@ -318,8 +318,6 @@ def deadline_lines(scene: Scene) -> list[str]:
     left = scene.deadline - scene.now
     line = f"Deadline for {whose} move: {when} " + \
         ("(passed)." if left <= timedelta(0) else f"(in {duration(left)}).")
-    if scene.my_turn and clock != scene.seat:
-        line += f" The clock runs for one player at a time: yours starts when {name(scene, clock)} has moved."
     return [line]
 
 
