@@ -85,11 +85,11 @@ def links(game_id: str) -> dict:
           "invalid-option", "too-many-confirmations", "too-many-invitations", "invitation-refused")
 def create_game(args):
     """Create a game of 2, 3 or 4 seats and take seat 0. The token and the invite codes (one per
-    other seat) are shown once only."""
+    other seat) are shown once only; `invite_emails` mails each seat its own code."""
     rules = Rules.from_dict(args["rules"])
     with store.transaction():
         game, token, invites = store.open_game(rules, args["name"], args["seats"], args["move_time_hours"])
-        contact = contacts.on_seat_taken(game, None, 0, args, deadlines.now(), invite_code=invites[1])
+        contact = contacts.on_seat_taken(game, None, 0, args, deadlines.now(), invites=invites)
         view = json.loads(store.publish_views(game, None)[0])
     body = {"game_id": game.id, "seat": 0, "token": token, "invite_code": invites[1],
             **({"invites": [{"seat": seat, "invite_code": code} for seat, code in invites.items()]}

@@ -79,12 +79,17 @@ def apply(game, match, seat: int, fields: dict, moment: datetime) -> dict:
 
 
 def on_seat_taken(game, match, seat: int, args: dict, moment: datetime,
-                  invite_code: str | None = None) -> dict | None:
+                  invites: dict[int, str] | None = None) -> dict | None:
     """At creation or join: the contact fields among `args`, if any were given; at creation, an
-    `invite_email` is sent the invitation (with the invite code, which only the creator has)."""
+    `invite_email` (seat 1) or `invite_emails` (a seat each, in order) is sent the invitation with
+    its seat's invite code, which only the creator has."""
     fields = {name: args[name] for name in ("email", "mail_mode", "webhook_url") if name in args}
     answer = apply(game, match, seat, fields, moment) if fields else None
-    if args.get("invite_email") and invite_code:
-        from .invitations import invite
-        invite(game, invite_code, args["invite_email"], args.get("email"), moment)
+    if invites and (args.get("invite_email") or args.get("invite_emails")):
+        from .invitations import invite, invite_seats
+        if args.get("invite_email"):
+            invite(game, invites[1], args["invite_email"], args.get("email"), moment)
+        else:
+            addresses = {to_seat: address for to_seat, address in enumerate(args["invite_emails"], 1) if address}
+            invite_seats(game, invites, addresses, args.get("email"), moment)
     return answer

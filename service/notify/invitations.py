@@ -2,9 +2,11 @@
 
 - `POST /games` with `"invite_email"`: the opponent is sent an invitation (who invites, the rules
   in words, `join` by reply, the web invite link). Its reply address is join+<invite code>, the
-  same secret as the link's, so a reply and the page open the same seat, once.
-- A reply `join` (or `join Name`) from the invited address takes seat 1: that address counts as
-  confirmed (the reply proves its owner reads mail sent to it), and the game goes on by mail.
+  same secret as the link's, so a reply and the page open the same seat, once. At a table,
+  `"invite_emails"` (one per seat to fill, in seat order) mails each its own seat's code.
+- A reply `join` (or `join Name`) from the invited address takes the seat its code opens: that
+  address counts as confirmed (the reply proves its owner reads mail sent to it), and the game goes
+  on by mail.
 - A mail to new@MAIL_DOMAIN naming the opponent's address (and optionally `name ...`, `rules ...`)
   is answered with one mail to its sender asking to confirm (start+<secret>); `confirm` creates the
   game, the sender in seat 0 with a confirmed address, and sends the invitation.
@@ -52,47 +54,72 @@ class Refused(Exception):
 # -- inviting ----------------------------------------------------------------------------------
 
 def invite(game, invite_code: str, address: str, inviter_email: str | None, moment) -> None:
-    """An invitation for seat 1 of `game` (just created) to `address`, asked over HTTP. Problems:
-    validation-error (not an address), invitation-refused (the address said stop, or is the
-    inviter's own), too-many-invitations (the sender's or the client's day is used up)."""
-    try:
-        address = check_email(address)
-    except ValueError as exc:
-        raise Problem("validation-error", str(exc), errors={"json": {"invite_email": [str(exc)]}}) from None
-    if confirm.status(address) == confirm.STOPPED or senders.same_address(address, inviter_email):
-        raise Problem("invitation-refused", "no invitation can be sent to this address (it asked for no "
-                      "mail from this service, or it is your own); nothing was changed")
+    """An invitation for seat 1 of `game` (just created) to `address`, asked over HTTP."""
+    invite_seats(game, {1: invite_code}, {1: address}, inviter_email, moment, field="invite_email")
+
+
+def invite_seats(game, invites: dict[int, str], addresses: dict[int, str], inviter_email: str | None,
+                 moment, field: str = "invite_emails") -> None:
+    """An invitation per seat of `game` (just created) to its address, each with the seat's own
+    invite code, asked over HTTP. Every address is checked before any is sent, so a refusal leaves
+    nothing (the caller's transaction undoes the game). Problems: validation-error (not an
+    address), invitation-refused (an address said stop, or is the inviter's own),
+    too-many-invitations (the sender's or the client's day has fewer left than asked)."""
+    checked = {}
+    for seat, address in sorted(addresses.items()):
+        try:
+            checked[seat] = check_email(address)
+        except ValueError as exc:
+            raise Problem("validation-error", f"seat {seat}: {exc}", errors={"json": {field: [str(exc)]}}) from None
+        if confirm.status(address) == confirm.STOPPED or senders.same_address(address, inviter_email):
+            raise Problem("invitation-refused", f"no invitation can be sent to {checked[seat]} (it asked for no "
+                          "mail from this service, or it is your own); nothing was changed")
     client = request.remote_addr[:64] if has_request_context() and request.remote_addr else None
     sender = senders.mailbox(inviter_email) if inviter_email else None
-    if over_limit(sender, client, moment):
+    if over_limit(sender, client, moment, asked=len(checked)):
         raise Problem("too-many-invitations", "enough invitations were sent today by you; nothing was "
                       "changed (invite by the link instead, or try again tomorrow)")
-    row = MailInvitation(game_id=game.id, sender=sender, client=client, invitee=normalised(address),
-                         join_hash=hash_secret(invite_code), created_at=moment)
-    db.session.add(row)
-    send_invitation(game, row, invite_code, address, moment)
+    for seat, address in checked.items():
+        row = MailInvitation(game_id=game.id, sender=sender, client=client, invitee=normalised(address),
+                             join_hash=hash_secret(invites[seat]), created_at=moment)
+        db.session.add(row)
+        send_invitation(game, row, invites[seat], address, moment, seat)
 
 
-def over_limit(sender: str | None, client: str | None, moment) -> bool:
+def over_limit(sender: str | None, client: str | None, moment, asked: int = 1) -> bool:
+    """Whether `asked` more invitations would take the sender's or the client's day over the cap."""
     day_ago, cap = moment - timedelta(days=1), setting("INVITES_PER_SENDER_PER_DAY")
     for column, value in ((MailInvitation.sender, sender), (MailInvitation.client, client)):
         if value and db.session.scalar(select(func.count()).select_from(MailInvitation).where(
-                column == value, MailInvitation.created_at > day_ago)) >= cap:
+                column == value, MailInvitation.created_at > day_ago)) + asked > cap:
             return True
     return False
 
 
-# A table's invitation (it is for seat 1; the other seats join by their own invite codes).
+# A table's invitation: each seat's carries its own invite code.
 TABLE_WORDS = {3: " for three players (one sits out each hand; the winner of a hand plays the one who sat out)",
                4: " for four players in two partnerships (two games at once, partners' points combined)"}
 
 
-def send_invitation(game, row: MailInvitation, invite_code: str, to: str, moment) -> None:
+def table_words(seats: int, seat: int) -> str:
+    """What kind of game, and at a partnership whose partner the invitee is (the code decides it)."""
+    if seats == 2:
+        return ""
+    if seats in TABLE_WORDS:
+        words = TABLE_WORDS[seats]
+    else:
+        words = f" for {seats} players in two teams (a game per pair of opponents at once, team points combined)"
+    if seats % 2 == 0:  # a partnership: seats 0, 2, .. against 1, 3, ..
+        words += f"; you take seat {seat}, in the team of seats {', '.join(map(str, range(seat % 2, seats, 2)))}"
+    return words
+
+
+def send_invitation(game, row: MailInvitation, invite_code: str, to: str, moment, seat: int = 1) -> None:
     inviter = game.seats[0].name
     reply_to = message.address("join", invite_code)
     base = setting("BASE_URL").rstrip("/")
     hours = _move_time(game.id)
-    text = (f"{inviter} invites you to a game of Gin Rummy{TABLE_WORDS.get(len(game.seats), '')}, played by "
+    text = (f"{inviter} invites you to a game of Gin Rummy{table_words(len(game.seats), seat)}, played by "
             "mail: one move at a time, at your own pace.\n\n"
             f"The rules: {rules_in_words(game.rules)}\n"
             + (f"Time per move: {hours} hours.\n" if hours else "No time limit per move.\n") +
@@ -104,12 +131,12 @@ def send_invitation(game, row: MailInvitation, invite_code: str, to: str, moment
             f"{base}/join/{game.id}#invite={invite_code}\n\n"
             "If you don't want to play, ignore this mail: nothing more is sent unless you reply. "
             "To never get mail from this service, reply `stop`.\n")
-    message_id = message.new_message_id(game.id, 1, "invitation")
+    message_id = message.new_message_id(game.id, seat, "invitation")
     mail = message.build(to=to, subject=f"{compose.game_tag(game.id)} {inviter} invites you to Gin Rummy",
                          text=text, message_id=message_id, moment=moment, reply_to=reply_to,
-                         game_id=game.id, seat=1, unsubscribe=reply_to, unsubscribe_subject="stop")
+                         game_id=game.id, seat=seat, unsubscribe=reply_to, unsubscribe_subject="stop")
     outbox.enqueue("mail", "invitation", to, message.serialise(mail), message_id, game_id=game.id,
-                   seat=1, moment=moment)
+                   seat=seat, moment=moment)
     row.sent_at = moment
 
 
@@ -165,21 +192,22 @@ def _join(msg, secret: str, word: str, rest: list[str], envelope_sender, moment)
     if row.joined_at is not None:
         return "duplicate", "this invitation was used already", row.game_id
     game = store.lock_game(row.game_id)
-    if game is None or game.seats[1].joined_at is not None:
+    seat = next((s for s in (game.seats[1:] if game is not None else []) if s.invite_hash == row.join_hash), None)
+    if seat is None or seat.joined_at is not None:
         return "failed", "the seat was taken already (by the invite link?)", row.game_id
     name = _name(" ".join(rest)) or _name(msg_display_name(msg)) or _name(row.invitee.split("@")[0]) or "Guest"
     try:
         with db.session.begin_nested():  # a refused join leaves the contact unset too
-            set_contact(row.game_id, 1, moment, email=row.invitee, mail_mode="turn")
+            set_contact(row.game_id, seat.seat, moment, email=row.invitee, mail_mode="turn")
             # The reply came from the address the invitation went to: its owner reads that mail.
             confirm.confirmed(row.invitee, moment)
-            # The invite code opens seat 1 (of two, or of a table: the deal waits for every seat);
-            # the last seat taken deals, and the first turn's mails go to every seat.
+            # The invite code opens its seat (1 of two, or any of a table: the deal waits for every
+            # seat); the last seat taken deals, and the first turn's mails go to every seat.
             store.take_seat(row.game_id, secret, name)
     except (Problem, ValueError) as exc:
         return "failed", getattr(exc, "detail", None) or str(exc), row.game_id
     row.joined_at = moment
-    return "joined", f"seat 1 taken as {name}", row.game_id
+    return "joined", f"seat {seat.seat} taken as {name}", row.game_id
 
 
 def msg_display_name(msg) -> str:
