@@ -39,16 +39,22 @@ class CommandError(ValueError):
 
 @dataclass(frozen=True)
 class Command:
-    verb: str  # draw_stock, take, pass, discard, knock, gin, big_gin, resign, claim
+    verb: str  # draw_stock, take, pass, discard, knock, gin, big_gin, resign, claim, meld, add_on
     card: Card | None = None
     text: str = ""  # as the player wrote it, for the answer
+    count: int = 1  # take: how many from the top of the discard pile (Mahjong gin)
+    cards: tuple[Card, ...] = ()  # meld: the cards laid on the table
+    meld: int | None = None  # add_on: the table meld's number as shown (1-based)
 
     def __str__(self) -> str:
         return self.text or self.verb
 
 
 HELP = ("commands: take, pass, draw stock, draw discard (= take), discard 7H, knock 7H, gin, "
-        "gin 7H, big gin, resign, claim (the match, once your opponent's deadline has passed)")
+        "gin 7H, big gin, resign, claim (the match, once your opponent's deadline has passed); "
+        "in Mahjong gin also take 3 (the top 3 of the pile), meld 3H 4H 5H, add 6H to 2")
+MELD_EXAMPLE = "like meld 3H 4H 5H"
+ADD_EXAMPLE = "a card and a meld number, like add 6H to 2"
 
 
 def strip_reply(body: str) -> str:
@@ -123,8 +129,18 @@ def parse_command(text: str) -> Command:
                                     ["from", "the", "discard", "pile"], ["discard", "pile"])) \
             or (verb == "take" and len(rest) <= 1 and rest in ([], ["upcard"], ["discard"], ["it"])):
         return Command("take", text=text)
+    if verb == "take" and rest and rest[0].isdigit():  # "take 3": the top three of the pile
+        count = int(rest[0])
+        if rest[1:] not in ([], ["cards"], ["from", "the", "pile"], ["from", "pile"]) or not 1 <= count <= 52:
+            raise CommandError(f"{text!r}: take a number of cards from the top of the pile, like take 3")
+        return Command("take", text=text, count=count)
     if verb == "take" and len(rest) == 1:  # "take 7H": the named card must be the top of the pile
         return Command("take", card_at(1), text=text)
+    if verb in ("meld", "lay"):
+        return Command("meld", text=text, cards=_cards_of(text, rest, f"{verb} needs three or more cards, "
+                                                                       f"{MELD_EXAMPLE}", least=3))
+    if verb == "add":
+        return _add_on(text, rest)
     if verb == "pass" and not rest:
         return Command("pass", text=text)
     if verb in ("discard", "knock") and len(rest) <= 1:
@@ -140,6 +156,26 @@ def parse_command(text: str) -> Command:
     raise CommandError(f"could not read {text!r}; {HELP}")
 
 
+def _cards_of(text: str, words: list[str], needs: str, least: int) -> tuple[Card, ...]:
+    try:
+        cards = tuple(Card.parse(word) for word in words)
+    except ValueError:
+        raise CommandError(f"{text!r}: {needs}") from None
+    if len(cards) < least or len(set(cards)) != len(cards):
+        raise CommandError(f"{text!r}: {needs}")
+    return cards
+
+
+def _add_on(text: str, rest: list[str]) -> Command:
+    """add 6H to 2 / add 6H to meld 2 / add 6H 2: a card onto the table's meld number 2."""
+    words = [w for w in rest if w not in ("to", "meld", "onto", "on")]
+    number = words[1].lstrip("#") if len(words) == 2 else ""
+    if not number.isdigit() or int(number) < 1:
+        raise CommandError(f"{text!r}: add needs {ADD_EXAMPLE}")
+    [card] = _cards_of(text, words[:1], f"add needs {ADD_EXAMPLE}", least=1)
+    return Command("add_on", card, text=text, meld=int(number))
+
+
 def resolve(command: Command, view: dict) -> dict:
     """The engine action for `command` given the seat's current view; CommandError when the
     command does not fit the moment (the engine itself judges everything else)."""
@@ -149,6 +185,16 @@ def resolve(command: Command, view: dict) -> dict:
     verb, card = command.verb, command.card
     if verb == "draw_stock":
         return {"type": "draw", "from": "stock"}
+    if verb == "take" and command.count > 1:
+        return _take_several(command, view)
+    if verb == "meld":
+        return {"type": "meld", "cards": [str(c) for c in command.cards]}
+    if verb == "add_on":
+        melds = len(view.get("table") or [])
+        if command.meld > melds:
+            shown = f"melds 1 to {melds}" if melds > 1 else "meld 1" if melds else "no meld"
+            raise CommandError(f"{command}: there is no meld {command.meld} on the table (it holds {shown})")
+        return {"type": "add_on", "card": str(card), "meld": command.meld - 1}
     if verb == "take":
         if card is not None and str(card) != top:
             raise CommandError(f"{command}: the top of the discard pile is {top}, not {card}")
@@ -170,8 +216,21 @@ def resolve(command: Command, view: dict) -> dict:
         return {"type": "knock", "discard": str(card)}
     if {"type": "big_gin"} in legal:
         return {"type": "big_gin"}
+    knocks = [a for a in legal if a.get("type") == "knock"]
+    if knocks and view.get("knock_limit") == 0:  # straight gin (Mahjong gin too): every knock is a gin
+        return knocks[0]
     arrangement = view.get("arrangement") or {}
     if arrangement.get("deadwood_after_discard") == 0 and arrangement.get("best_discard"):
         return {"type": "knock", "discard": arrangement["best_discard"]}
     raise CommandError(f"{command}: no discard leaves you without deadwood "
                        f"(the best leaves {arrangement.get('deadwood_after_discard', '?')})")
+
+
+def _take_several(command: Command, view: dict) -> dict:
+    """take N: the top N of the discard pile, in one move (Mahjong gin only)."""
+    pile = view.get("discard_pile") or []
+    if "table" not in view:
+        raise CommandError(f"{command}: only Mahjong gin takes several discards; write take for the top card")
+    if command.count > len(pile):
+        raise CommandError(f"{command}: the discard pile holds {len(pile)} card{'s' * (len(pile) != 1)}")
+    return {"type": "draw", "from": "discard", "count": command.count}

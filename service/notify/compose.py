@@ -99,6 +99,8 @@ def describe_event(event: dict, scene: Scene) -> str | None:
     if kind == "pass":
         return f"{who.capitalize()} passed."
     if kind == "draw":
+        if event.get("from") == "discard" and event.get("count", 1) > 1:
+            return f"{who.capitalize()} took {cards(event.get('cards'))} from the discard pile."
         if event.get("from") == "discard":
             return f"{who.capitalize()} took {event.get('card')} from the discard pile."
         drawn = f" ({event['card']})" if event.get("card") else ""
@@ -110,6 +112,10 @@ def describe_event(event: dict, scene: Scene) -> str | None:
         return f"{who.capitalize()} knocked{face_down}."
     if kind == "big_gin":
         return f"{who.capitalize()} declared Big Gin."
+    if kind == "meld":
+        return f"{who.capitalize()} laid {cards(event.get('cards'))} on the table (meld {event.get('meld', 0) + 1})."
+    if kind == "add_on":
+        return f"{who.capitalize()} added {event.get('card')} to meld {event.get('meld', 0) + 1}."
     if kind == "hand_end":
         return f"Hand {event.get('hand')} is over: {hand_outcome(event.get('record') or {}, scene)}."
     if kind == "hand_void":
@@ -163,9 +169,33 @@ def score_line(scene: Scene) -> str:
             f"hands won {won[scene.seat]}-{won[1 - scene.seat]}.")
 
 
+def table_meld_lines(scene: Scene, table: list[dict] | None = None) -> list[str]:
+    """Mahjong gin's melds on the table, numbered as `add 6H to 2` names them, with whose cards."""
+    table = scene.view.get("table") if table is None else table
+    if not table:
+        return []
+    lines = ["Melds on the table:"]
+    for number, meld in enumerate(table, 1):
+        lines.append(f"  {number}. {cards(meld.get('cards'))}  ({meld_owners(meld, scene.who)})")
+    return lines
+
+
+def meld_owners(meld: dict, who) -> str:
+    """'Ann' or 'Ann: 8C 8D 8H; Bob: 8S' when the meld holds cards of both."""
+    owners = meld.get("owners") or []
+    if len(set(owners)) <= 1:
+        return who(owners[0]) if owners else "-"
+    groups: dict = {}
+    for card, owner in zip(meld.get("cards") or [], owners):
+        groups.setdefault(owner, []).append(card)
+    return "; ".join(f"{who(owner)}: {cards(held)}" for owner, held in groups.items())
+
+
 def state_lines(scene: Scene) -> list[str]:
     view = scene.view
-    lines = arrangement_lines(view)
+    lines = arrangement_lines(view) + table_meld_lines(scene)
+    if view.get("must_use"):
+        lines.append(f"{view['must_use']}, the deepest card you took, must go on the table before you discard.")
     pile = view.get("discard_pile") or []
     lines.append(f"Discard pile top: {pile[-1] if pile else '(empty)'}    "
                  f"Stock: {view.get('stock_count')} cards    Knock limit: {view.get('knock_limit')}")
@@ -208,6 +238,13 @@ def legal_commands(view: dict) -> list[str]:
         lines.append("draw stock      draw the top card of the stock")
     if {"type": "draw", "from": "discard"} in legal:
         lines.append(f"take            take {top} from the discard pile")
+    pile = view.get("discard_pile") or []
+    for count in sorted(a["count"] for a in legal if a.get("type") == "draw" and a.get("count", 1) > 1):
+        lines.append(f"take {count:<10} take {cards(pile[-count:])} ({pile[-count]} must go on the table)")
+    for action in (a for a in legal if a.get("type") == "meld"):
+        lines.append(f"meld {cards(action['cards'])}")
+    for action in (a for a in legal if a.get("type") == "add_on"):
+        lines.append(f"add {action['card']} to {action['meld'] + 1}")
     if "pass" in kinds:
         lines.append("pass")
     discards = [a["card"] for a in legal if a.get("type") == "discard"]
@@ -231,6 +268,14 @@ def hand_record_lines(record: dict, scene: Scene, seats=None, heading: str | Non
     lines = [heading or f"Hand {record.get('hand')}: {hand_outcome(record, scene)}."]
     knocker = record.get("knocker")
     hands = record.get("hands") or {}
+    if "table_points" in record:  # Mahjong gin: each scores the table's cards less the hand's
+        for seat in seats:
+            base = record["table_points"][seat] - record["hand_points"][seat]
+            bonus = f" + {record['scores'][seat] - base} for gin" if record["scores"][seat] != base else ""
+            lines.append(f"  {scene.who(seat)}: table {record['table_points'][seat]} less hand "
+                         f"{record['hand_points'][seat]} ({cards(hands.get(str(seat)))}){bonus} = "
+                         f"{record['scores'][seat]}")
+        return lines + table_meld_lines(scene, record.get("table") or [])
     if knocker is None:
         return lines + [f"  {scene.who(seat)}: {cards(hands.get(str(seat)))}" for seat in seats]
     defender = next((seat for seat in seats if seat != knocker), None)
@@ -254,7 +299,9 @@ def score_sheet_lines(scene: Scene) -> list[str]:
     running = [0, 0]
     for row in scores.get("sheet") or []:
         winner = row.get("winner")
-        if winner is not None and 0 in (row.get("games_credited") or [0]):
+        if row.get("scores"):  # Mahjong gin: both players score each hand
+            running = [running[s] + row["scores"][s] for s in (0, 1)]
+        elif winner is not None and 0 in (row.get("games_credited") or [0]):
             running[winner] += row.get("points") or 0
         what = row.get("result") or "?"
         if row.get("knocker") is not None:

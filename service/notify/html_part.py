@@ -11,7 +11,7 @@ from __future__ import annotations
 from html import escape
 from urllib.parse import quote
 
-from .compose import Scene, subject
+from .compose import Scene, meld_owners, subject
 
 SUITS = {"C": ("\u2663", "#111"), "S": ("\u2660", "#111"), "H": ("\u2665", "#c00"), "D": ("\u2666", "#c00")}
 CARD_STYLE = ("display:inline-block;min-width:2.2em;padding:4px 3px;margin:2px;border:1px solid #999;"
@@ -34,7 +34,13 @@ def commands(scene: Scene) -> list[str]:
     out = []
     for action in scene.view.get("legal_actions") or []:
         kind = action.get("type")
-        if kind == "take_upcard" or action == {"type": "draw", "from": "discard"}:
+        if kind == "draw" and action.get("count", 1) > 1:
+            out.append(f"take {action['count']}")
+        elif kind == "meld":
+            out.append("meld " + " ".join(action["cards"]))
+        elif kind == "add_on":
+            out.append(f"add {action['card']} to {action['meld'] + 1}")
+        elif kind == "take_upcard" or action == {"type": "draw", "from": "discard"}:
             out.append("take")
         elif action == {"type": "draw", "from": "stock"}:
             out.append("draw stock")
@@ -47,6 +53,19 @@ def commands(scene: Scene) -> list[str]:
         elif kind == "big_gin":
             out.append("big gin")
     return list(dict.fromkeys(out))
+
+
+def table_melds(view: dict, who) -> list[str]:
+    """Mahjong gin's melds on the table, numbered as the commands name them, with whose cards."""
+    if not view.get("table"):
+        return []
+    out = ['<p style="margin:6px 0 2px">Melds on the table:</p>']
+    for number, meld in enumerate(view["table"], 1):
+        owners = escape(meld_owners(meld, who))
+        out.append(f'<div style="margin:2px 0"><span style="display:inline-block;width:2em;color:#555">'
+                   f'{number}.</span>{"".join(card(c) for c in meld.get("cards") or [])} '
+                   f'<span style="color:#555">({owners})</span></div>')
+    return out
 
 
 def button(scene: Scene, command: str) -> str:
@@ -67,6 +86,7 @@ def render(scene: Scene, text: str) -> str:
         for label, items in rows:
             parts.append(f'<div style="margin:2px 0"><span style="display:inline-block;width:5.5em;'
                          f'color:#555">{label}</span>{"".join(card(c) for c in items) or "-"}</div>')
+        parts += table_melds(view, scene.who)
         pile = view.get("discard_pile") or []
         if pile:
             parts.append(f'<p style="margin:6px 0">Discard pile top: {card(pile[-1])} '

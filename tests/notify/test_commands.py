@@ -1,6 +1,8 @@
 """Reading replies: the player's own words, commands, and what they mean at the moment."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from service.notify.commands import CommandError, parse_commands, resolve, strip_reply, subject_text
@@ -112,3 +114,61 @@ def test_html_only_and_multipart_replies_are_read_as_text():
                  b"--b\r\nContent-Type: text/plain\r\n\r\nknock 9C\r\n"
                  b"--b\r\nContent-Type: text/html\r\n\r\n<p>resign</p>\r\n--b--\r\n")
     assert strip_reply(text_of(parse(multipart))) == "knock 9C"
+
+
+# -- Mahjong gin's words: take several, lay a meld, add on ---------------------------------------
+
+VIEW_MAHJONG_DRAW = {"phase": "draw", "discard_pile": ["8H", "3C", "5D"], "table": [], "legal_actions": []}
+VIEW_MAHJONG_TABLE = {"phase": "discard", "discard_pile": ["KH"], "legal_actions": [],
+                      "table": [{"cards": ["8C", "8D", "8H"], "owners": [0, 0, 0]},
+                                {"cards": ["3H", "4H", "5H"], "owners": [1, 1, 1]}]}
+
+
+def test_mahjong_words_parse_and_resolve():
+    take, meld, add, add_meld, add_short = parse_commands(
+        "take 3\nmeld 8c 8d 10h; add 6H to 2, add 6h to meld 2\nadd 6H 2")
+    assert (take.verb, take.count) == ("take", 3)
+    assert resolve(take, VIEW_MAHJONG_DRAW) == {"type": "draw", "from": "discard", "count": 3}
+    assert resolve(meld, VIEW_MAHJONG_TABLE) == {"type": "meld", "cards": ["8C", "8D", "TH"]}
+    for command in (add, add_meld, add_short):
+        assert resolve(command, VIEW_MAHJONG_TABLE) == {"type": "add_on", "card": "6H", "meld": 1}
+    # take 1 is the plain take of the top card; "take 2 cards" reads too.
+    [one, two] = parse_commands("take 1\ntake 2 cards")
+    assert resolve(one, VIEW_MAHJONG_DRAW) == {"type": "draw", "from": "discard"}
+    assert resolve(two, VIEW_MAHJONG_DRAW)["count"] == 2
+
+
+@pytest.mark.parametrize("text, says", [
+    ("meld 8C 8D", "meld needs three or more cards, like meld 3H 4H 5H"),
+    ("meld 8C 8C 8D", "meld needs three or more cards"),
+    ("meld 8C 8D 8X", "meld needs three or more cards"),
+    ("add 6H", "add needs a card and a meld number, like add 6H to 2"),
+    ("add 6H to 0", "add needs a card and a meld number"),
+    ("add 6H to two", "add needs a card and a meld number"),
+    ("add 6X to 2", "add needs a card and a meld number"),
+    ("take 3 please", "take a number of cards from the top of the pile, like take 3"),
+    ("take 0", "take a number of cards"),
+])
+def test_mahjong_words_that_cannot_be_read_say_what_would_be(text, says):
+    with pytest.raises(CommandError, match=re.escape(says)):
+        parse_commands(text)
+
+
+def test_mahjong_words_that_do_not_fit_the_moment():
+    [add] = parse_commands("add 6H to 3")
+    with pytest.raises(CommandError, match=re.escape("there is no meld 3 on the table (it holds melds 1 to 2)")):
+        resolve(add, VIEW_MAHJONG_TABLE)
+    with pytest.raises(CommandError, match="it holds no meld"):
+        resolve(add, VIEW_MAHJONG_DRAW)
+    [take] = parse_commands("take 4")
+    with pytest.raises(CommandError, match="the discard pile holds 3 cards"):
+        resolve(take, VIEW_MAHJONG_DRAW)
+    with pytest.raises(CommandError, match="only Mahjong gin takes several discards"):
+        resolve(take, VIEW_DRAW)
+
+
+def test_gin_in_straight_gin_without_an_arrangement_hint_is_a_legal_knock():
+    view = {**VIEW_MAHJONG_TABLE, "knock_limit": 0, "arrangement": {"melds": [], "deadwood": []},
+            "legal_actions": [{"type": "discard", "card": "KH"}, {"type": "knock", "discard": "KH"}]}
+    [gin] = parse_commands("gin")
+    assert resolve(gin, view) == {"type": "knock", "discard": "KH"}
