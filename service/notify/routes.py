@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from flask_smorest import Blueprint
 
-from .. import deadlines, store
+from .. import deadlines, store, table_clocks
 from ..models import utcnow
 from ..web import BEARER, ETAG_HEADER, bearer_token, etag_headers, problems
 from . import contacts
@@ -62,7 +62,8 @@ def take_vacation(args, game_id):
         deadlines.take_vacation(game.id, match, seat, args["days"], moment)
         game.updated_at = utcnow()  # an UPDATE, so the version (the ETag) moves on with the deadline
         store.publish_views(game, match)  # the views show the new deadline
-        deadline = deadlines.deadline_of(game.id)
+        own = table_clocks.own_deadline(game.id, seat) if table_clocks.is_table(match) else None
+        deadline = own or deadlines.deadline_of(game.id)  # at a table: the caller's own while it is to move
         body = {**deadlines.vacation_summary(game.id, seat, moment),
                 "deadline": deadline.isoformat() if deadline else None}
     return body, 200, etag_headers(game.version)

@@ -98,7 +98,8 @@ class VacationSchema(ma.Schema):
 class VacationOutSchema(ma.Schema):
     days_left = f.Integer(required=True, metadata={"description": "Vacation days still available to you in this game"})
     on_vacation_until = f.String(required=True, allow_none=True)
-    deadline = f.String(required=True, allow_none=True, metadata={"description": "The deadline of the seat to move"})
+    deadline = f.String(required=True, allow_none=True, metadata={"description": "The deadline of the seat to move (at a table: yours while you are to move, else the "
+                                      "earliest at the table)"})
 
 
 class WaitQuerySchema(ma.Schema):

@@ -204,39 +204,6 @@ def test_a_retried_table_move_is_applied_once(app, client):
     assert stored_game(app, game["id"]).version == views[0]["version"] + 1
 
 
-def test_the_clock_is_on_the_seat_waiting_longest_and_only_an_opponent_may_claim(app, client, monkeypatch):
-    """Two boards run at once: the deadline is the one of the seat waiting longest (on_clock); when
-    it has moved, the clock passes to the seat still waiting on the other board; a partner cannot
-    claim against a partner, an opponent can once the deadline has passed."""
-    from tests.notify.conftest import FakeClock
-    clock = FakeClock()
-    monkeypatch.setitem(app.config, "CLOCK", clock)
-    status, created = poster(client)("/games", {"name": "Ann", "seats": 4, "move_time_hours": 1})
-    tokens = {0: created["token"]}
-    for invite in created["invites"]:
-        tokens[invite["seat"]] = client.post(f"/games/{created['game_id']}/join", json={
-            "invite_code": invite["invite_code"], "name": "P"}).get_json()["token"]
-    game = {"id": created["game_id"], "tokens": tokens, "seats": 4}
-    views = views_of(client, game)
-    first, second = views[0]["to_move"]
-    assert views[0]["on_clock"] == first  # dealt at once: the lower seat goes first on ties
-    clock.advance(minutes=30)
-    moved = act(client, game, first, mover_and_action(views)[1])
-    assert moved.status_code == 200
-    view = views_of(client, game)[0]
-    assert view["on_clock"] == second and view["deadline"] is not None  # the other board's seat now
-    clock.advance(hours=2)  # past the deadline of `second`
-    partner = (second + 2) % 4
-    refused = act(client, game, partner, {"type": "claim_timeout"})
-    assert refused.status_code == 422 and refused.get_json()["code"] == "cannot-claim-own-turn"
-    before = stored_game(app, game["id"])
-    assert not before.state["table"]["result"]
-    claimed = act(client, game, (second + 1) % 4, {"type": "claim_timeout"})
-    assert claimed.status_code == 200, claimed.get_json()
-    result = claimed.get_json()["result"]
-    assert result["reason"] == "timeout" and second not in result["winner_seats"]
-
-
 def test_a_player_account_cannot_take_a_table_seat_by_the_two_seat_path(app, client):
     """POST /me/games/{id}/join seats a player in seat 1 of a two-seat game: a table's invite is
     refused there, and nothing is taken or bound."""
