@@ -334,6 +334,8 @@ def reply_lines(scene: Scene) -> list[str]:
             example = compose.example(replace(scene, view=board_view(scene)))
             out += ["", f"To play, reply to this mail with commands, one per line (e.g. {example}):"]
             out += [f"  {line}" for line in compose.legal_commands(board_view(scene))]
+            if may_claim(scene):  # another board's mover let its own deadline pass
+                out.append(f"  claim           win the match on time ({name(scene, scene.view['on_clock'])} is late)")
         elif may_claim(scene):
             out += ["", f"{name(scene, scene.view['on_clock'])}'s deadline has passed. You may reply with:",
                     "  claim           win the match on time"]

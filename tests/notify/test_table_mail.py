@@ -1,7 +1,7 @@
 """Play by email at tables of three and four seats (issue 14): whole matches played by replies
 alone, through the service's real SMTP listener, every mail caught by a real SMTP server and
 scanned for cards its seat may not see; replies from another seat's address, stale replies and a
-sitting-out seat's reply refused; reminders to the seat on the clock, claims to its opponents."""
+sitting-out seat's reply refused (deadline mail: test_table_clock_mail.py)."""
 from __future__ import annotations
 
 import pytest
@@ -187,75 +187,6 @@ def test_a_move_on_the_other_board_leaves_a_reply_good(nclient, notify_app, mail
         before = stored_game(notify_app, game["id"]).version
         reply(listener, address, command_for(choose(own)), sender=EMAILS[seat])
         assert stored_game(notify_app, game["id"]).version == before + 1, seat
-
-
-def test_reminders_go_to_the_seat_on_the_clock_and_claims_to_its_opponents(nclient, notify_app, mail_server,
-                                                                            clock, listener):
-    from service.notify.sweeps import sweep_clocks
-    game = start_mailed_table(nclient, 4, move_time_hours=8)
-    deliver(notify_app)
-    view = table_view(nclient, game, 0)
-    late = view["on_clock"]
-    partner = (late + 2) % 4
-    counts = {seat: len(mail_server.catcher.to(EMAILS[seat])) for seat in range(4)}
-    clock.advance(hours=7)
-    with notify_app.app_context():
-        assert sweep_clocks() == 1
-    deliver(notify_app)
-    reminded = [s for s in range(4) if len(mail_server.catcher.to(EMAILS[s])) > counts[s]]
-    assert reminded == [late]
-    body = text(mail_server.catcher.to(EMAILS[late])[-1])
-    assert body.startswith(f"Reminder, {NAMES[late]}: it is your move and 1 h 0 min of your time is left.")
-    scan_mail(mail_server.catcher.to(EMAILS[late])[-1], stored_game(notify_app, game["id"]).state, late)
-    clock.advance(hours=2)
-    with notify_app.app_context():
-        assert sweep_clocks() == 1
-    deliver(notify_app)
-    told = [s for s in range(4) if len(mail_server.catcher.to(EMAILS[s])) > counts[s] + (s == late)]
-    assert sorted(told) == sorted(s for s in range(4) if s not in (late, partner))
-    notice = mail_server.catcher.to(EMAILS[told[0]])[-1]
-    assert text(notice).startswith(f"{NAMES[late]}'s time is up")
-    assert "claim           win the match on time" in text(notice)
-    # The partner cannot claim (its old mail's reply is refused), an opponent can, by reply.
-    reply(listener, reply_address(mail_server.catcher.to(EMAILS[partner])[-1]), "claim", sender=EMAILS[partner])
-    assert table_view(nclient, game, 0)["status"] == "active"
-    deliver(notify_app)
-    refused = flat(text(mail_server.catcher.to(EMAILS[partner])[-1]))
-    assert refused.startswith("Not played: claim: only a waiting opponent may claim on time"), refused
-    reply(listener, reply_address(notice), "claim", sender=EMAILS[told[0]])
-    result = table_view(nclient, game, 0)["result"]
-    assert result["reason"] == "timeout" and late not in result["winner_seats"]
-    deliver(notify_app)
-    for seat in range(4):
-        last = flat(text(mail_server.catcher.to(EMAILS[seat])[-1]))
-        assert "Match over:" in last and "(on time)" in last
-
-
-def test_a_move_on_the_other_board_leaves_the_deadline_on_the_clock_where_it_was(nclient, notify_app, mail_server,
-                                                                                  clock, listener):
-    """The move clock is on the seat waiting longest; a move on the other board does not start it
-    afresh (only that seat's own turn beginning does, or the clock passing to another seat)."""
-    game = start_mailed_table(nclient, 4, move_time_hours=10)
-    deliver(notify_app)
-    view = table_view(nclient, game, 0)
-    on_clock, deadline = view["on_clock"], view["deadline"]
-    other = next(s for s in view["to_move"] if s != on_clock)
-    # Its deal mail says whose clock runs and when its own starts.
-    assert f"yours starts when {NAMES[on_clock]} has moved" in flat(text(mail_server.catcher.to(EMAILS[other])[-1]))
-    clock.advance(hours=3)
-    own = table_view(nclient, game, other)["my_board"]["view"]
-    reply(listener, reply_address(mail_server.catcher.to(EMAILS[other])[-1]), command_for(choose(own)),
-          sender=EMAILS[other])
-    after = table_view(nclient, game, 0)
-    assert after["version"] == view["version"] + 1
-    assert (after["on_clock"], after["deadline"]) == (on_clock, deadline)
-    # When the seat on the clock moves, the clock passes on and starts afresh for the next.
-    own = table_view(nclient, game, on_clock)["my_board"]["view"]
-    reply(listener, reply_address(mail_server.catcher.to(EMAILS[on_clock])[-1]), command_for(choose(own)),
-          sender=EMAILS[on_clock])
-    moved = table_view(nclient, game, 0)
-    assert moved["on_clock"] != on_clock  # its first move passes the upcard: its opponent's turn
-    assert moved["deadline"] > deadline and moved["deadline"].startswith("2030-01-02T01:00")  # 15:00 + 10 h
 
 
 def test_webhooks_and_digests_at_a_table(nclient, notify_app, mail_server, clock, receiver):
