@@ -117,10 +117,10 @@ function renderTableParts(table) {
   else $("invite").hidden = true;
   renderTablePanel(table);
   renderTableSheet($("sheet-table"), table);
-  // Claiming on time: against a seat of the other side whose clock ran out.
-  const deadlinePassed = table.deadline && Date.parse(table.deadline) < Date.now();
-  const against = table.on_clock !== null && !table.sides[table.side].includes(table.on_clock);
-  $("claim").hidden = !(table.status === "active" && against && deadlinePassed);
+  // Claiming on time: against a board's mover of the other side whose own clock ran out.
+  const late = table.boards.some((b) => b && b.to_move !== null && b.deadline
+    && !table.sides[table.side].includes(b.to_move) && Date.parse(b.deadline) < Date.now());
+  $("claim").hidden = !(table.status === "active" && late);
   const last = table.last_hand;
   if (last && last.hand > (seat.endSeen || 0) && $("hand-end").hidden) {
     const local = localRecord(table, last);

@@ -35,7 +35,7 @@ export function boardViewOf(table) {
   return {
     ...mine.view, game_id: table.game_id, version: table.version, status: table.status,
     players: mine.seats.map((s) => ({ seat: mine.seats.indexOf(s), name: table.players[s].name })),
-    deadline: table.on_clock === table.seat ? table.deadline : null,  // the clock is on one seat at a time
+    deadline: board ? board.deadline || null : null,  // its mover's own clock, as a two-seat view's deadline
     deal_commitment: board ? board.deal_commitment : null, revealed_deals: table.revealed_deals,
     rules: table.rules, result: null, board: mine.board, table_seats: mine.seats,
   };
