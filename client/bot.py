@@ -60,6 +60,9 @@ def decide(view: dict, knock_at: int | None = None) -> Decision:
     before = _held_deadwood(hand)
     if "big_gin" in kinds:
         return Decision({"type": "big_gin"}, before, 0, "all 11 cards meld")
+    mahjong = _decide_mahjong(view, hand, legal, before) if "table" in view else None
+    if mahjong is not None:
+        return mahjong
     if kinds & {"discard", "knock"}:
         return _decide_discard(view, hand, legal, before, knock_at)
     top = (view.get("discard_pile") or [None])[-1]
@@ -86,7 +89,7 @@ def _held_deadwood(hand: list[str]) -> int:
 def _take_gain(hand: list[str], card: str, view: dict, last_chance: bool) -> int | None:
     """The deadwood left after taking `card` and discarding well, if taking it is worth it:
     it goes into a meld, or lowers the deadwood by a fair margin. None otherwise."""
-    if len(hand) != 10:
+    if not hand:
         return None
     current = deadwood(hand)
     with_card = hand + [card]
@@ -99,6 +102,37 @@ def _take_gain(hand: list[str], card: str, view: dict, last_chance: bool) -> int
         return after
     if after <= current - 6 and card_points(card) <= 3:  # a low card replacing a high one
         return after
+    return None
+
+
+def _decide_mahjong(view: dict, hand: list[str], legal: list[dict], before: int) -> Decision | None:
+    """Mahjong gin (a view with a `table`): every card on the table scores for its owner and every
+    card in hand counts against it, so go gin when allowed, lay each meld of the best arrangement
+    and add on whatever fits (the deepest card taken first), and take several discards when that
+    lowers the deadwood. None: decide as in the two-player game (draw, take one, discard)."""
+    knocks = [a for a in legal if a["type"] == "knock"]
+    if knocks:  # straight gin: every knock allowed is a gin
+        return Decision(knocks[0], before, 0, "gin")
+    placing = [a for a in legal if a["type"] in ("meld", "add_on")]
+    if placing:
+        must, best = view.get("must_use"), [sorted(m) for m in arrange(hand)[0]]
+
+        def rank(action: dict) -> tuple:
+            cards = action.get("cards") or [action.get("card")]
+            return (must in cards, sorted(cards) in best, len(cards))
+        action = max(placing, key=rank)
+        what = f"meld {' '.join(action['cards'])}" if action["type"] == "meld" else f"add {action['card']}"
+        return Decision(action, before, None, f"{what} scores on the table")
+    pile = view.get("discard_pile") or []
+    several = [a for a in legal if a["type"] == "draw" and a.get("count", 1) > 1]
+    if several:
+        def left_after(action: dict) -> int:
+            taken = pile[-action["count"]:]
+            kept = hand + taken
+            return min((deadwood([c for c in kept if c != d]) for d in kept if d not in taken), default=deadwood(kept))
+        action = min(several, key=lambda a: (left_after(a), -a["count"]))
+        if left_after(action) < before:
+            return Decision(action, before, left_after(action), f"take {action['count']}: {pile[-action['count']]} goes down")
     return None
 
 

@@ -78,6 +78,10 @@ def describe_action(action: dict, style: Style) -> str:
         return f"discard {style.card(action['card'])}"
     if kind == "knock":
         return f"knock {style.card(action['discard'])}"
+    if kind == "meld":
+        return f"meld {style.cards(action['cards'])}"
+    if kind == "add_on":
+        return f"add {style.card(action['card'])} to {action['meld'] + 1}"
     return {"take_upcard": "take", "pass": "pass", "big_gin": "gin (Big Gin)",
             "claim_timeout": "claim the match on time"}.get(kind, str(kind))
 
@@ -95,9 +99,14 @@ def summarize_legal(view: dict, style: Style) -> str:
         parts.append(f"take ({style.card(top)})" if top else "take")
     if "pass" in kinds:
         parts.append("pass")
-    draws = [a["from"] for a in legal if a["type"] == "draw"]
+    draws = [a["from"] for a in legal if a["type"] == "draw" and a.get("count", 1) == 1]
     if draws:
         parts.append("draw " + "|".join(draws))
+    counts = [str(a["count"]) for a in legal if a["type"] == "draw" and a.get("count", 1) > 1]
+    if counts:
+        parts.append(f"take {'|'.join(counts)} (from the pile)")
+    parts += [f"meld {style.cards(a['cards'])}" for a in legal if a["type"] == "meld"]
+    parts += [f"add {style.card(a['card'])} to {a['meld'] + 1}" for a in legal if a["type"] == "add_on"]
     discards = [a["card"] for a in legal if a["type"] == "discard"]
     if discards:
         best = min(discards, key=lambda c: (deadwood_after_discard(hand, c), -card_points(c)))
@@ -204,12 +213,17 @@ def render_view(view: dict, seat: int, style: Style, game_id: str, invite: str |
     hand = view.get("hand") or []
     if hand:
         melds, dead, points = arrange(hand)
+        if "table" in view:  # Mahjong gin counts A 15, 2-9 5, 10-K 10: the server's count
+            points = (view.get("arrangement") or {}).get("deadwood_points", points)
         grouped = "  ".join("[" + style.cards(m) + "]" for m in melds)
         lines.append(f"Hand:      {grouped}{'  ' if grouped else ''}deadwood {style.cards(dead)} = {points}")
     pile = view.get("discard_pile") or []
     top = style.card(pile[-1]) if pile else "(empty)"
     lines.append(f"Discard:   {top} on top ({len(pile)} card{'s' if len(pile) != 1 else ''})   "
                  f"Stock: {view.get('stock_count', '-')}   Knock at: {view.get('knock_limit', '-')}")
+    lines += table_meld_lines(view, seat, names, style)
+    if view.get("must_use") and to_move == seat:
+        lines.append(f"           {style.card(view['must_use'])}, the deepest card taken, must go on the table first")
     opponent = view.get("opponent") or {}
     if opponent:
         known = opponent.get("known_cards") or []
@@ -226,6 +240,22 @@ def render_view(view: dict, seat: int, style: Style, game_id: str, invite: str |
     if may:
         lines.append(f"You may:   {may}")
     return "\n".join(lines)
+
+
+def table_meld_lines(view: dict, seat: int, names: dict, style: Style) -> list[str]:
+    """Mahjong gin's melds on the table, numbered as `add 6H to 2` names them, with whose cards."""
+    table = view.get("table") or []
+    if not table:
+        return []
+    lines = ["Table:"]
+    for number, meld in enumerate(table, 1):
+        groups: dict = {}
+        for card, owner in zip(meld.get("cards") or [], meld.get("owners") or []):
+            groups.setdefault(owner, []).append(card)
+        who = ["you" if owner == seat else names.get(owner, f"seat {owner}") for owner in groups]
+        owners = who[0] if len(who) == 1 else "; ".join(f"{w}: {style.cards(c)}" for w, c in zip(who, groups.values()))
+        lines.append(f"  {number}. {style.cards(meld.get('cards') or [])}  ({owners})")
+    return lines
 
 
 def _render_result(view: dict, seat: int, names: dict) -> str:
@@ -265,6 +295,12 @@ def describe_hand_result(record: dict, seat: int, names: dict, style: Style) -> 
             text += f" after laying off {style.cards(layoffs)}" if layoffs else ""
         if result == "undercut":
             text += " (undercut)"
+    if "table_points" in record:  # Mahjong gin: each scores the table less the hand
+        text += "; " + ", ".join(f"{who(s)} {record['table_points'][s]} - {record['hand_points'][s]}"
+                                 f" = {record['scores'][s]}" for s in (seat, 1 - seat)) + " (table - hand"
+        text += f", +{record['scores'][winner] - record['table_points'][winner] + record['hand_points'][winner]}" \
+                " for gin)" if winner is not None else ")"
+        return text
     if winner is not None:
         text += f"{'; ' if text else ''}{who(winner)} scored {points}"
     elif result == "tie":
@@ -275,7 +311,7 @@ def describe_hand_result(record: dict, seat: int, names: dict, style: Style) -> 
 def describe_hand_cards(record: dict, seat: int, style: Style) -> str | None:
     """The opponent's cards as they were laid out at the end of the last hand."""
     knocker = record.get("knocker")
-    if knocker is None:
+    if knocker is None or "table_points" in record:  # a void hand, or Mahjong gin's hand left over
         hands = record.get("hands") or {}
         cards = hands.get(str(1 - seat))
         return f"their cards were {style.cards(cards)}" if cards else None

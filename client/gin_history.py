@@ -53,7 +53,13 @@ def describe_event(event: dict, seat: int, names: dict, style: Style) -> str:
         return text
     if kind == "draw":
         source = event.get("from") or event.get("source")
+        if event.get("count", 1) > 1:  # Mahjong gin: several from the pile
+            return f"{who} took {style.cards(event.get('cards') or [])} from the discard pile"
         return f"{who} drew from the {source}" + (f": {style.card(card)}" if card else "")
+    if kind == "meld":
+        return f"{who} laid {style.cards(event.get('cards') or [])} on the table (meld {event.get('meld', 0) + 1})"
+    if kind == "add_on":
+        return f"{who} added {style.card(card)} to meld {event.get('meld', 0) + 1}"
     if kind in ("discard", "knock"):
         verb = "discarded" if kind == "discard" else "knocked, discarding"
         return f"{who} {verb} {style.card(card)}" if card else f"{who} {kind}ed"

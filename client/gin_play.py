@@ -63,13 +63,17 @@ def wait_for_turn(args, api: Api, game_id: str, seat: int) -> dict:
 
 
 PLAY_HELP = ("moves: take, pass, draw stock|discard, discard CARD, knock CARD, gin, resign; "
-             "and: show, history, score, help, quit")
+             "in Mahjong gin also take 3, meld 3H 4H 5H, add 6H to 2; and: show, history, score, help, quit")
+MELD_EXAMPLE = "like meld 3H 4H 5H"
+ADD_EXAMPLE = "a card and a meld number, like add 6H to 2"
 
 
 def action_from_words(words: list[str], view: dict) -> dict:
     """A move typed at `gin play` (the same words as the commands and the mail replies)."""
     view = seat_view(view)  # at a table: the seat's own board
-    verb, rest = words[0].lower(), words[1:]
+    verb, rest = words[0].lower(), [w.lower() for w in words[1:]]
+    if verb in ("meld", "lay", "add") or (verb == "take" and rest and rest[0].isdigit()):
+        return mahjong_action(verb, rest, view)
     if verb == "take":
         phases_with_upcard = ("upcard_offer", "last_discard_offer")
         return {"type": "take_upcard"} if view.get("phase") in phases_with_upcard else {"type": "draw", "from": "discard"}
@@ -90,8 +94,48 @@ def action_from_words(words: list[str], view: dict) -> dict:
             raise UsageError("no gin in this hand now")
         return action
     close = difflib.get_close_matches(verb, ["take", "pass", "draw", "discard", "knock", "gin", "resign", "show",
+                                             "meld", "add",
                                              "history", "score", "help", "quit"], n=1, cutoff=0.5)
     raise UsageError(f"unknown move {verb!r}" + (f"; did you mean `{close[0]}`?" if close else f" ({PLAY_HELP})"))
+
+
+def mahjong_action(verb: str, rest: list[str], view: dict) -> dict:
+    """Mahjong gin's moves, in the words of the mail replies: take 3 (the top three of the pile),
+    meld 3H 4H 5H, add 6H to 2 (the table's meld number as shown, from 1)."""
+    if verb == "take":
+        count = int(rest[0])
+        if rest[1:] not in ([], ["cards"]) or count < 1:
+            raise UsageError("take a number of cards from the top of the pile, like take 3")
+        pile = view.get("discard_pile") or []
+        if count == 1:
+            return {"type": "draw", "from": "discard"}
+        if "table" not in view:
+            raise UsageError("only Mahjong gin takes several discards; write take for the top card")
+        if count > len(pile):
+            raise UsageError(f"the discard pile holds {len(pile)} card{'s' * (len(pile) != 1)}")
+        return {"type": "draw", "from": "discard", "count": count}
+    if verb in ("meld", "lay"):
+        cards = _cards_or(rest, f"{verb} needs three or more cards, {MELD_EXAMPLE}")
+        if len(cards) < 3 or len(set(cards)) != len(cards):
+            raise UsageError(f"{verb} needs three or more cards, {MELD_EXAMPLE}")
+        return {"type": "meld", "cards": cards}
+    words = [w for w in rest if w not in ("to", "meld", "onto", "on")]
+    number = words[1].lstrip("#") if len(words) == 2 else ""
+    if not number.isdigit() or int(number) < 1:
+        raise UsageError(f"add needs {ADD_EXAMPLE}")
+    [card] = _cards_or(words[:1], f"add needs {ADD_EXAMPLE}")
+    melds = len(view.get("table") or [])
+    if int(number) > melds:
+        shown = f"melds 1 to {melds}" if melds > 1 else "meld 1" if melds else "no meld"
+        raise UsageError(f"there is no meld {number} on the table (it holds {shown})")
+    return {"type": "add_on", "card": card, "meld": int(number) - 1}
+
+
+def _cards_or(words: list[str], needs: str) -> list[str]:
+    try:
+        return [normalize_card(w) for w in words]
+    except UsageError:
+        raise UsageError(needs) from None
 
 
 def cmd_play(args, store: Store) -> int:

@@ -16,7 +16,15 @@ export async function renderHandEnd(section, record, view, playerNames, seenComm
     : `Hand ${record.hand}: ${who(record.knocker)} ${RESULTS[record.result] || record.result}` +
       (record.winner !== null ? `; ${record.winner === view.seat ? "you score" : `${playerNames[record.winner]} scores`} ${record.points}` : "");
   const parts = [el("h2", { id: "hand-end-title" }, title)];
-  if (record.result === "void") {
+  if (record.table_points) {  // Mahjong gin: each scores the cards it put on the table less those left in hand
+    for (const seat of (view.seat === 1 ? [1, 0] : [0, 1])) {
+      const base = record.table_points[seat] - record.hand_points[seat];
+      const bonus = record.scores[seat] !== base ? ` + ${record.scores[seat] - base} for gin` : "";
+      parts.push(el("p", { class: "mahjong-score" }, `${who(seat)}: table ${record.table_points[seat]} less hand ` +
+        `${record.hand_points[seat]}${bonus} = ${record.scores[seat]}`), cardsLine(`${who(seat)} held`, record.hands[String(seat)]));
+    }
+    parts.push(el("h3", {}, "The table"), ...record.table.map((m, i) => cardsLine(`Meld ${i + 1}`, m.cards)));
+  } else if (record.result === "void") {
     for (const seat of (view.seat === 1 ? [1, 0] : [0, 1])) parts.push(cardsLine(`${who(seat)} held`, record.hands[String(seat)]));
   } else {
     const defender = 1 - record.knocker;

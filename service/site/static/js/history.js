@@ -17,11 +17,14 @@ export function narrate(event, view, playerNames) {
     case "take_upcard": return `${actor} took the upcard ${face(event.card)}.`;
     case "pass": return `${actor} passed.`;
     case "draw":
+      if (event.count > 1) return `${actor} took ${cardList(event.cards)} from the pile.`;
       return event.from === "discard" ? `${actor} took ${face(event.card)} from the pile.`
         : `${actor} drew from the stock${event.card ? ` (${face(event.card)})` : ""}.`;
     case "discard": return `${actor} discarded ${face(event.card)}.`;
     case "knock": return `${actor} knocked${event.discard ? `, discarding ${face(event.discard)} face down` : ""}.`;
     case "big_gin": return `${actor} declared Big Gin.`;
+    case "meld": return `${actor} laid ${cardList(event.cards)} on the table (meld ${event.meld + 1}).`;
+    case "add_on": return `${actor} added ${face(event.card)} to meld ${event.meld + 1}.`;
     case "hand_end": {
       const r = event.record || {};
       return `Hand ${event.hand} is over: ${who(r.knocker)} ${RESULTS[r.result] || r.result}` +

@@ -6,6 +6,7 @@ import { ApiError, call, describe } from "./api.js";
 import { $ } from "./dom.js";
 import { renderHandEnd } from "./hand_end.js";
 import { renderHistory } from "./history.js";
+import { renderMahjong } from "./mahjong.js";
 import { openKnockDialog } from "./knock.js";
 import { seatFromPlayer } from "./player.js";
 import { getSeat, forgetSeat, saveSeat, takeFragment } from "./seats.js";
@@ -73,6 +74,7 @@ function render(next) {
     moveButtons(view, { act, knock: (knocks) => openKnockDialog(view, knocks, act) });
     drawHand();
   }
+  renderMahjong(view, isTable(next) ? [] : playerNames(), act);  // Mahjong gin's table and moves
   $("resign").hidden = !next.can_resign;
   if (focused) {
     const again = document.querySelector(`[data-key="${CSS.escape(focused)}"]`);

@@ -74,7 +74,10 @@ function drawLastHand(record, names) {
   const parts = [el("h2", { id: "last-hand-title" }, record.result === "void" ? `Hand ${record.hand}: void`
     : `Hand ${record.hand}: ${names[record.knocker]} ${RESULTS[record.result] || record.result}` +
       (record.winner !== null && record.winner !== undefined ? `; ${names[record.winner]} scored ${record.points}` : ""))];
-  if (record.result !== "void") {
+  if (record.table_points) {  // Mahjong gin: the table's melds and what each held at the end
+    parts.push(...record.table.map((m, i) => line(`Meld ${i + 1} on the table`, m.cards)),
+               ...[0, 1].map((s) => line(`${names[s]} held (${record.scores[s]} points this hand)`, record.hands[String(s)])));
+  } else if (record.result !== "void") {
     parts.push(...record.knocker_melds.map((m) => line(`${names[record.knocker]}'s meld`, m)),
                line(`${names[record.knocker]}'s deadwood`, record.knocker_deadwood),
                ...record.defender_melds.map((m) => line(`${names[1 - record.knocker]}'s meld`, m)),

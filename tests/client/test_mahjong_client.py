@@ -1,0 +1,183 @@
+"""Mahjong gin in the reference client and the bot: the words of `gin play` (the same as the mail
+replies'), the table's melds shown, `gin play` taking several discards, laying a meld and adding on
+against a real server, and the bot playing whole Mahjong gin matches to their end."""
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+import threading
+import time
+from collections import Counter
+
+import pytest
+
+from client import bot, gin
+from client.gin_play import action_from_words
+from service.notify.commands import CommandError, parse_command, resolve
+from service.rules.actions import action_from_dict
+from tests.rules.helpers import new_match, shuffled_deck
+
+TABLE = [{"cards": ["8C", "8D", "8H"], "owners": [0, 0, 0]},
+         {"cards": ["3H", "4H", "5H", "6H"], "owners": [1, 1, 0, 1]}]
+DRAW = {"seat": 0, "phase": "draw", "discard_pile": ["8H", "3C", "5D"], "table": TABLE, "legal_actions": []}
+PLAIN = {"seat": 0, "phase": "draw", "discard_pile": ["8H", "3C", "5D"], "legal_actions": []}
+
+
+@pytest.mark.parametrize("words", ["take 3", "take 2 cards", "take 1", "meld 8c 8d 10h", "lay 8C 8D 8H",
+                                   "add 6H to 2", "add 6h to meld 1", "add 7H 2"])
+def test_gin_play_reads_the_words_of_the_mail_replies(words):
+    assert action_from_words(words.split(), DRAW) == resolve(parse_command(words), DRAW)
+
+
+@pytest.mark.parametrize("words, view", [
+    ("meld 8C 8D", DRAW), ("meld 8C 8D 8X", DRAW), ("add 6H", DRAW), ("add 6H to 0", DRAW),
+    ("add 6H to 3", DRAW), ("take 4", DRAW), ("take 2", PLAIN), ("take 3 please", DRAW)])
+def test_gin_play_and_the_mail_refuse_the_same_words_with_the_same_reason(words, view):
+    with pytest.raises(gin.UsageError) as typed:
+        action_from_words(words.split(), view)
+    with pytest.raises(CommandError) as mailed:
+        resolve(parse_command(words), view)
+    assert str(typed.value) in str(mailed.value), (str(typed.value), str(mailed.value))
+
+
+def test_the_table_melds_are_shown_numbered_with_their_owners():
+    view = {**DRAW, "game_id": "g" * 22, "status": "active", "to_move": 0, "hand": ["2C", "9S"],
+            "players": [{"seat": 0, "name": "Ann"}, {"seat": 1, "name": "Bob"}], "must_use": "8H",
+            "legal_actions": [{"type": "draw", "from": "discard", "count": 3}, {"type": "add_on", "card": "7H", "meld": 1},
+                              {"type": "meld", "cards": ["7C", "8C", "9C"]}]}
+    shown = gin.render_view(view, 0, gin.Style(False), view["game_id"])
+    assert "Table:\n  1. 8C 8D 8H  (you)\n  2. 3H 4H 5H 6H  (Bob: 3H 4H 6H; you: 5H)" in shown, shown
+    assert "8H, the deepest card taken, must go on the table first" in shown
+    assert "take 3 (from the pile) | meld 7C 8C 9C | add 7H to 2" in shown
+    assert "Table:" not in gin.render_view({**view, "table": []}, 0, gin.Style(False), view["game_id"])
+
+
+# -- the bot -------------------------------------------------------------------------------------
+
+def bot_match(seed: int) -> Counter:
+    """A whole match, both seats played by the bot's own decision from each seat's view; every move
+    it makes is legal (the engine applies it). The kinds of move it made."""
+    rng = random.Random(seed)
+    match = new_match("mahjong_gin", first_dealer=rng.randrange(2))
+    used = Counter()
+    for _ in range(5000):
+        if match.is_over:
+            break
+        if match.needs_deal:
+            match.deal(shuffled_deck(rng))
+            continue
+        seat = match.to_move
+        action = bot.choose_action(match.view(seat))
+        used[action["type"] + ("_several" if action.get("count", 1) > 1 else "")] += 1
+        match.apply(seat, action_from_dict(action))
+    assert match.is_over and match.result["reason"] == "target"
+    assert used["meld"] and used["knock"] + used["discard"], used
+    assert match.last_hand["result"] == "gin"
+    return used
+
+
+def test_the_bot_plays_mahjong_gin_matches_to_the_end_laying_adding_on_and_taking_several():
+    used = Counter()
+    for seed in range(6):
+        used += bot_match(seed)
+    assert used["add_on"] and used["draw_several"], used
+
+
+def test_the_bot_takes_several_when_the_deepest_goes_down_at_once():
+    view = {"seat": 0, "phase": "draw", "to_move": 0, "hand": ["8C", "8D", "2H", "4S", "6S", "TD", "QC", "KH", "3H", "9S"],
+            "discard_pile": ["8H", "3C", "5D"], "table": [], "knock_limit": 0,
+            "legal_actions": [{"type": "draw", "from": "stock"}, {"type": "draw", "from": "discard"},
+                              {"type": "draw", "from": "discard", "count": 3}]}
+    assert bot.choose_action(view) == {"type": "draw", "from": "discard", "count": 3}
+    taken = {**view, "phase": "discard", "hand": view["hand"] + ["8H", "3C", "5D"], "must_use": "8H",
+             "legal_actions": [{"type": "meld", "cards": ["8C", "8D", "8H"]}]}
+    assert bot.choose_action(taken) == {"type": "meld", "cards": ["8C", "8D", "8H"]}
+
+
+def test_two_bot_processes_finish_a_mahjong_gin_match_on_a_real_server(gin_server, copied_client):
+    created = gin.Api(gin_server).create_game({"name": "A", "rules": {"preset": "mahjong_gin", "target": 50}})
+    joined = gin.Api(gin_server).join_game(created["game_id"], {"invite_code": created["invite_code"], "name": "B"})
+    game_id = created["game_id"]
+    done = subprocess.run([sys.executable, str(copied_client / "bot.py"), "--server", gin_server, "--wait", "0",
+                           "--poll-delay", "0.02", "--max-poll-delay", "0.1", f"{game_id}:{created['token']}",
+                           f"{game_id}:{joined['token']}"], capture_output=True, text=True, timeout=180, cwd=copied_client)
+    assert done.returncode == 0, done.stderr[-2000:]
+    view, _ = gin.Api(gin_server, created["token"]).view(game_id)
+    assert view["status"] == "finished" and view["result"]["reason"] == "target"
+    assert "action=meld" in done.stderr
+
+
+# -- gin play against a real server ------------------------------------------------------------
+
+def words_for(action: dict) -> str:
+    """An action as a person types it at `gin play` (cards in lower case on purpose)."""
+    kind = action["type"]
+    if kind == "draw" and action.get("count", 1) > 1:
+        return f"take {action['count']}"
+    if kind == "meld":
+        return "meld " + " ".join(c.lower() for c in action["cards"])
+    if kind == "add_on":
+        return f"add {action['card'].lower()} to {action['meld'] + 1}"
+    if kind == "discard":
+        return f"discard {action['card'].lower()}"
+    if kind == "knock":
+        return "gin"
+    if action == {"type": "draw", "from": "stock"}:
+        return "draw stock"
+    return {"take_upcard": "take", "draw": "take", "pass": "pass"}[kind]
+
+
+def wait_until(predicate, timeout=30.0):
+    give_up = time.monotonic() + timeout
+    while time.monotonic() < give_up:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.05)
+    return predicate()
+
+
+def test_gin_play_takes_several_lays_a_meld_and_adds_on_against_a_real_server(players):
+    """Ann types at `gin play` (the copied client, a subprocess); the bot plays Bob. Ann takes
+    several discards whenever she may, else does what the bot would; until she has done all three."""
+    ann, bob = players
+    done: set[str] = set()
+    for _ in range(6):  # the deals are random: a match may end before all three came up
+        created = ann.json("new", "--name", "Ann", "--preset", "mahjong_gin", "--option", "target=100")
+        game_id = created["game_id"]
+        bob.json("join", game_id, created["invite_code"], "--name", "Bob")
+        api = gin.Api(ann.server, ann.games()[game_id]["token"])
+        stop = threading.Event()
+        threading.Thread(target=bot.play, args=(bob.server, game_id, bob.games()[game_id]["token"]),
+                         kwargs={"wait": 0, "stop": stop, "poll_delay": 0.05, "max_delay": 0.2}, daemon=True).start()
+        typing = subprocess.Popen([sys.executable, str(ann.script), "play", game_id], env=ann.env(), cwd=ann.home,
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                  encoding="utf-8")
+        shown: list[str] = []
+        threading.Thread(target=lambda: shown.extend(iter(typing.stdout.readline, "")), daemon=True).start()
+        try:
+            while done != {"take", "meld", "add"}:
+                view = wait_until(lambda: (lambda v: v if v["to_move"] == 0 or v["status"] == "finished" else None)(
+                    api.view(game_id)[0]))
+                assert view, "Ann's turn never came:\n" + "".join(shown)
+                if view["status"] == "finished":
+                    break
+                several = [a for a in view["legal_actions"] if a.get("count", 1) > 1]
+                action = max(several, key=lambda a: a["count"]) if several else bot.choose_action(view)
+                typing.stdin.write(words_for(action) + "\n")
+                typing.stdin.flush()
+                assert wait_until(lambda: api.view(game_id)[0]["version"] != view["version"]), \
+                    f"{words_for(action)!r} was not played:\n" + "".join(shown[-30:])
+                done |= {{"draw": "take", "meld": "meld", "add_on": "add"}.get(action["type"], "")} - {""} \
+                    if action["type"] != "draw" or action.get("count", 1) > 1 else set()
+        finally:
+            stop.set()
+            typing.kill()
+            typing.wait(10)
+        if done == {"take", "meld", "add"}:
+            break
+    assert done == {"take", "meld", "add"}
+    text = "".join(shown)
+    assert "Table:\n  1. " in text and "(you" in text, text[-3000:]
+    assert "you laid " in text.lower() and "you added " in text.lower(), text[-3000:]
