@@ -83,7 +83,8 @@ export function moveButtons(view, handlers) {
   if (has((a) => a.type === "pass")) buttons.push(["pass", "Pass", () => handlers.act({ type: "pass" })]);
   const knocks = legal.filter((a) => a.type === "knock");
   if (knocks.length) {
-    const gin = view.arrangement && view.arrangement.deadwood_after_discard === 0;
+    // Mahjong gin is straight gin: every knock it allows is a gin.
+    const gin = Array.isArray(view.table) || (view.arrangement && view.arrangement.deadwood_after_discard === 0);
     buttons.push(["knock", gin ? "Gin…" : "Knock…", () => handlers.knock(knocks)]);
   }
   if (has((a) => a.type === "big_gin")) buttons.push(["big-gin", "Big Gin!", () => handlers.act({ type: "big_gin" })]);
