@@ -1,4 +1,5 @@
 """Move deadlines: one clock per game, vacations that pause a seat's clock, claiming on time.
+(At a table every seat to move has a clock of its own, which the game's mirrors: table_clocks.py.)
 
 Every game has a time per move (`move_time_hours`, default 72; null means no deadlines). The
 seat to move is on the clock from the moment its turn began; its own vacations pause that clock.

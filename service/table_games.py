@@ -9,9 +9,9 @@ and the events' `hand` agree). The engine's boards number their own hands; nobod
 
 `TableGame` answers what the store asks of a `Match` (to_move, is_over, hand_number, view, apply,
 forfeit, to_dict), so create, join, moves by HTTP or mail, deadlines and hooks take one path.
-`to_move` is the one seat the game's move clock is on: of the seats to move (one per board in
-play), the one waiting longest; when it moves the clock passes to the next. Views list every seat
-to move, per board.
+`to_move` is one seat (the games row's): of the seats to move (one per board in play), the one
+waiting longest. Deadlines are per seat to move (service/table_clocks.py), which sets the view's
+`on_clock`, each board's `deadline` and `my_deadline`. Views list every seat to move, per board.
 """
 from __future__ import annotations
 
@@ -79,7 +79,7 @@ class TableGame:
 
     @property
     def to_move(self) -> int | None:
-        """The seat the move clock is on: of those to move, the one waiting longest."""
+        """Of the seats to move, the one waiting longest (each has its own clock: table_clocks)."""
         seats = self.table.to_move
         if not seats:
             return None
@@ -153,7 +153,7 @@ class TableGame:
 
     def view(self, seat: int, commitments: dict[int, str] | None = None) -> dict:
         """The engine's table view for `seat`, each board with its deal's number and commitment,
-        and `on_clock`: the seat whose deadline the view's `deadline` is."""
+        and `on_clock` (table_clocks.with_deadlines sets it from the seats' clocks)."""
         view = self.table.view(seat)
         for board in view["boards"]:
             if board is not None:
