@@ -151,8 +151,10 @@ def seat_view(view: dict) -> dict:
     own = view.get("my_board")
     board = dict(own["view"]) if own else {"seat": 0, "to_move": None, "phase": None, "hand": []}
     names = {p.get("seat"): p.get("name") for p in view.get("players") or []}
+    public = next((b for b in view.get("boards") or [] if b and own and b.get("board") == own["board"]), None)
+    deadline = public.get("deadline", view.get("deadline")) if public else view.get("deadline")  # its mover's own
     return {**board, "legal_actions": view.get("legal_actions") or [], "status": view.get("status"),
-            "version": view.get("version"), "deadline": view.get("deadline"), "rules": view.get("rules"),
+            "version": view.get("version"), "deadline": deadline, "rules": view.get("rules"),
             "players": [{"seat": i, "name": names.get(s)} for i, s in enumerate(own["seats"] if own else [])]}
 
 
@@ -183,7 +185,8 @@ def render_table_view(view: dict, style: Style, game_id: str, invites: list | No
             mover = board.get("to_move")
             lines.append(f"Board {board['board']}: {names.get(a)} v {names.get(b)}, "
                          + (f"{'you' if mover == seat else names.get(mover)} to move" if mover is not None
-                            else "waiting") + f", stock {board.get('stock_count')}")
+                            else "waiting") + f", stock {board.get('stock_count')}"
+                         + (f" (deadline {format_deadline(board['deadline'])})" if board.get("deadline") else ""))
     if view.get("sitting_out") is not None:
         lines.append(f"Sitting out: {'you' if view['sitting_out'] == seat else names.get(view['sitting_out'])}")
     own = view.get("my_board")

@@ -39,7 +39,7 @@ def start_table(client, seats: int = 4) -> dict:
     return {"id": created["game_id"], "tokens": tokens, "seats": seats}
 
 
-def seat_view(client, game, seat: int) -> dict:
+def view_of(client, game, seat: int) -> dict:
     response = client.get(f"/games/{game['id']}", headers=auth(game["tokens"][seat]))
     assert response.status_code == 200, response.get_json()
     return response.get_json()
@@ -50,7 +50,7 @@ def board_of(view: dict, seat: int) -> dict:
 
 
 def move(client, game, seat: int) -> None:
-    own = seat_view(client, game, seat)["my_board"]["view"]
+    own = view_of(client, game, seat)["my_board"]["view"]
     response = act(client, game, seat, choose(own))
     assert response.status_code == 200, response.get_json()
 
@@ -73,7 +73,7 @@ def turn_start(moves: list[tuple[int, datetime]], board_seats: list[int], mover:
 @pytest.mark.parametrize("claimant", ["board opponent", "opponent's partner"])
 def test_a_stalled_board_lets_the_other_side_claim_while_the_other_board_goes_on(app, client, clock, claimant):
     game = start_table(client)
-    first = seat_view(client, game, 0)
+    first = view_of(client, game, 0)
     late = first["to_move"][0]  # both boards dealt at START: its mover never moves
     opponent = next(s for s in board_of(first, late)["seats"] if s != late)
     partner = (late + 2) % 4
@@ -82,14 +82,14 @@ def test_a_stalled_board_lets_the_other_side_claim_while_the_other_board_goes_on
     moves = []  # the other board goes on, a move an hour
     for _ in range(4):
         clock.advance(hours=1)
-        others = [s for s in seat_view(client, game, 0)["to_move"] if s != late]
+        others = [s for s in view_of(client, game, 0)["to_move"] if s != late]
         if not others:
             break  # its hand ended: it waits for the round
         move(client, game, others[0])
         moves.append((others[0], clock.now))
     assert moves
 
-    views = {seat: seat_view(client, game, seat) for seat in range(4)}
+    views = {seat: view_of(client, game, seat) for seat in range(4)}
     # The late seat's deadline is still its own turn's, whatever the other board did.
     assert at(views[late]["my_deadline"]) == START + timedelta(hours=HOURS)
     assert at(board_of(views[opponent], late)["deadline"]) == START + timedelta(hours=HOURS)
@@ -105,7 +105,7 @@ def test_a_stalled_board_lets_the_other_side_claim_while_the_other_board_goes_on
     refused(app, client, game, opponent, "deadline-not-passed")
     clock.advance(minutes=1)
     # The late seat's own side cannot claim against it (only against a late seat of the other side).
-    other_side_to_move = [s for s in seat_view(client, game, 0)["to_move"] if s % 2 != partner % 2]
+    other_side_to_move = [s for s in view_of(client, game, 0)["to_move"] if s % 2 != partner % 2]
     refused(app, client, game, partner, "deadline-not-passed" if other_side_to_move else "cannot-claim-own-turn")
     refused(app, client, game, late, "deadline-not-passed" if other_side_to_move else "cannot-claim-own-turn")
 
@@ -115,7 +115,7 @@ def test_a_stalled_board_lets_the_other_side_claim_while_the_other_board_goes_on
     result = claimed.get_json()["result"]
     assert result["reason"] == "timeout" and sorted(result["winner_seats"]) == sorted([opponent, (opponent + 2) % 4])
     assert result["winner"] == opponent % 2  # sides: seats 0+2 and 1+3
-    after = seat_view(client, game, late)
+    after = view_of(client, game, late)
     assert after["status"] == "finished" and after["to_move"] == [] and after["deadline"] is None
     assert after["my_deadline"] is None and after["on_clock"] is None
     events = client.get(f"/games/{game['id']}/events?limit=500", headers=auth(game["tokens"][late])).get_json()
@@ -126,18 +126,18 @@ def test_each_seats_deadline_runs_from_its_own_turns_start(app, client, clock):
     """When one board's mover moves, the other board's mover keeps the deadline of its own turn
     (from the deal), not one started when the first board moved."""
     game = start_table(client)
-    first = seat_view(client, game, 0)
+    first = view_of(client, game, 0)
     a, b = first["to_move"]
     assert {at(board["deadline"]) for board in first["boards"]} == {START + timedelta(hours=HOURS)}
     clock.advance(hours=3)
     move(client, game, a)
-    view = seat_view(client, game, b)
+    view = view_of(client, game, b)
     assert at(view["my_deadline"]) == START + timedelta(hours=HOURS)  # b's turn began with the deal
     board_a = board_of(view, a)
     mover = board_a["to_move"]  # a again after a draw, else a's opponent, whose turn began now
     expected = START + timedelta(hours=HOURS) if mover == a else clock.now + timedelta(hours=HOURS)
     assert at(board_a["deadline"]) == expected
-    assert at(seat_view(client, game, mover)["my_deadline"]) == expected
+    assert at(view_of(client, game, mover)["my_deadline"]) == expected
     earliest = min(at(board["deadline"]) for board in view["boards"])
     assert at(view["deadline"]) == earliest
     assert at(board_of(view, view["on_clock"])["deadline"]) == earliest
@@ -145,14 +145,14 @@ def test_each_seats_deadline_runs_from_its_own_turns_start(app, client, clock):
 
 def test_a_vacation_at_a_table_pauses_only_that_seat_and_each_seat_has_its_own_allowance(app, client, clock):
     game = start_table(client)
-    a, b = seat_view(client, game, 0)["to_move"]
+    a, b = view_of(client, game, 0)["to_move"]
     path = f"/games/{game['id']}/vacation"
     clock.advance(hours=2)
     taken = client.post(path, json={"days": 2}, headers=auth(game["tokens"][a]))
     assert taken.status_code == 200, taken.get_json()
     assert taken.get_json()["days_left"] == 5
     assert at(taken.get_json()["deadline"]) == START + timedelta(hours=HOURS, days=2)  # the seat's own
-    views = {seat: seat_view(client, game, seat) for seat in range(4)}
+    views = {seat: view_of(client, game, seat) for seat in range(4)}
     assert at(views[a]["my_deadline"]) == START + timedelta(hours=HOURS, days=2)
     assert at(views[b]["my_deadline"]) == START + timedelta(hours=HOURS)  # not paused
     assert views[0]["on_clock"] == b and at(views[0]["deadline"]) == START + timedelta(hours=HOURS)
@@ -162,8 +162,8 @@ def test_a_vacation_at_a_table_pauses_only_that_seat_and_each_seat_has_its_own_a
     refused(app, client, game, a, "vacation-exhausted", {"days": 6}, path)
     summary = client.post(path, json={"days": 7}, headers=auth(game["tokens"][b]))
     assert summary.status_code == 200 and summary.get_json()["days_left"] == 0
-    assert at(seat_view(client, game, b)["my_deadline"]) == START + timedelta(hours=HOURS, days=7)
-    assert at(seat_view(client, game, a)["my_deadline"]) == START + timedelta(hours=HOURS, days=2)
+    assert at(view_of(client, game, b)["my_deadline"]) == START + timedelta(hours=HOURS, days=7)
+    assert at(view_of(client, game, a)["my_deadline"]) == START + timedelta(hours=HOURS, days=2)
     refused(app, client, game, b, "vacation-exhausted", {"days": 1}, path)
 
     # Past a's own deadline no vacation starts for a, and b's opponents may claim only against a.
@@ -179,7 +179,7 @@ def test_a_rotation_has_one_clock_and_the_seat_sitting_out_may_claim(app, client
     """Three seats: one board, one mover at a time; each other seat is a side of its own, so the
     seat sitting out may claim too."""
     game = start_table(client, seats=3)
-    view = seat_view(client, game, 0)
+    view = view_of(client, game, 0)
     [late] = view["to_move"]
     assert at(view["deadline"]) == START + timedelta(hours=HOURS) and view["on_clock"] == late
     out = view["sitting_out"]
@@ -188,3 +188,26 @@ def test_a_rotation_has_one_clock_and_the_seat_sitting_out_may_claim(app, client
     claimed = act(client, game, out, CLAIM)
     assert claimed.status_code == 200, claimed.get_json()
     assert late not in claimed.get_json()["result"]["winner_seats"]
+
+
+def test_the_reference_client_shows_each_boards_deadline(app, client, clock):
+    """gin show: each board's line with its mover's deadline; the own board (seat_view, as the bot
+    and the two-seat display read it) carries its mover's own deadline, not the table's earliest."""
+    from client.gin_display import Style, render_table_view, seat_view
+    game = start_table(client)
+    first = view_of(client, game, 0)
+    a, b = first["to_move"]
+    clock.advance(hours=3)
+    move(client, game, a)
+    mine = view_of(client, game, b)
+    text = render_table_view(mine, Style(False), game["id"])
+    board_lines = [line for line in text.splitlines() if line.startswith("Board ")]
+    assert len(board_lines) == 2
+    for board in mine["boards"]:
+        line = next(line for line in board_lines if line.startswith(f"Board {board['board']}:"))
+        assert f"(deadline {at(board['deadline']):%d %b %H:%M} UTC" in line
+    viewer = board_of(mine, a)["to_move"]  # a's opponent after a pass, whose turn began at +3 h
+    theirs = view_of(client, game, viewer)
+    assert seat_view(theirs)["deadline"] == board_of(theirs, viewer)["deadline"] == theirs["my_deadline"]
+    if viewer != a:
+        assert seat_view(theirs)["deadline"] != theirs["deadline"]  # not the table's earliest (b's)
