@@ -90,7 +90,7 @@ class PublicBoardSchema(ma.Schema):
                                       "a two-seat view); null until dealt"))
     deadline = f.String(allow_none=True, **_doc(
         "When `to_move` must act: its own move clock, running since its own turn began and paused only by "
-        "its own vacations; null when nobody is to move or the game has no move time (absent in a watch view)"))
+        "its own vacations; null when nobody is to move or the game has no move time"))
 
 
 class TableGameFinalSchema(EngineRecord):

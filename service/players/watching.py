@@ -22,7 +22,7 @@ ENVELOPE_KEYS = ("game_id", "version", "status", "players", "deadline", "deal_co
 TABLE_KEYS = ("format", "seats", "sides", "to_move", "needs_deal", "on_clock", "scores", "last_hand", "result",
               "rules", "sitting_out", "round", "team_size")
 BOARD_KEYS = ("board", "seats", "phase", "to_move", "dealer", "hand_number", "card_counts", "discard_pile",
-              "stock_count", "knock_limit", "deal", "deal_commitment")
+              "stock_count", "knock_limit", "deal", "deal_commitment", "deadline")
 
 
 def invalid_watch_key() -> Problem:
