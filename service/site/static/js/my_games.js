@@ -24,7 +24,7 @@ function tableRow(gameId, data, names) {
   const state = data.status === "finished" ? "finished" : data.status !== "active" ? "waiting for players to join"
     : mine ? "your turn" : others.length ? `${others.join(" and ")} to move` : "waiting";
   const text = `${names[data.seat]} with ${names.filter((_, s) => s !== data.seat).join(", ")} (${data.seats} players)`;
-  return { gameId, mine, deadline: data.on_clock === data.seat ? data.deadline : null, text, state };
+  return { gameId, mine, deadline: data.my_deadline || null, text, state };  // its own clock, while it is to move
 }
 
 async function render() {
