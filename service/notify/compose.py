@@ -256,6 +256,8 @@ def legal_commands(view: dict) -> list[str]:
         arrangement = view.get("arrangement") or {}
         if arrangement.get("deadwood_after_discard") == 0:
             lines.append(f"gin             (knock {arrangement.get('best_discard')} with no deadwood)")
+        elif "table" in view:  # Mahjong gin: every knock allowed is a gin
+            lines.append(f"gin             (discard {knocks[0]}; every other card goes on the table)")
     if "big_gin" in kinds:
         lines.append("big gin         all 11 cards in melds")
     return lines

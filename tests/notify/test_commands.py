@@ -172,3 +172,15 @@ def test_gin_in_straight_gin_without_an_arrangement_hint_is_a_legal_knock():
             "legal_actions": [{"type": "discard", "card": "KH"}, {"type": "knock", "discard": "KH"}]}
     [gin] = parse_commands("gin")
     assert resolve(gin, view) == {"type": "knock", "discard": "KH"}
+
+
+def test_the_mahjong_turn_mail_lists_its_moves_and_gin():
+    from service.notify.compose import legal_commands
+    view = {**VIEW_MAHJONG_TABLE, "knock_limit": 0, "arrangement": {"melds": [], "deadwood": []},
+            "legal_actions": [{"type": "knock", "discard": "KH"}, {"type": "meld", "cards": ["7C", "8C", "9C"]},
+                              {"type": "add_on", "card": "6H", "meld": 1}]}
+    lines = legal_commands(view)
+    assert "meld 7C 8C 9C" in lines and "add 6H to 2" in lines
+    assert "gin             (discard KH; every other card goes on the table)" in lines
+    draw = {**VIEW_MAHJONG_DRAW, "legal_actions": [{"type": "draw", "from": "discard", "count": 3}]}
+    assert legal_commands(draw) == ["take 3          take 8H 3C 5D (8H must go on the table)"]
