@@ -1,18 +1,28 @@
 """Mahjong gin on the seat page: Ann lays a meld from cards she selects and adds a card to a meld on
 the table, by keyboard, in the browser; the table's melds are drawn numbered with their owners;
 Bob (the bot, over the API) and Ann's other moves are played over the API. No card of Bob's hand
-ever appears in Ann's page."""
+ever appears in Ann's page. On both databases."""
 from __future__ import annotations
 
 import re
+from types import SimpleNamespace
 
+import pytest
 import requests
 
 from client import bot
+from tests.api.test_waiting_live import KINDS, servers
 
 from .test_browser import wait_until
 
 SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+
+
+@pytest.fixture(scope="module", params=KINDS)
+def site(request, tmp_path_factory):
+    """A real gunicorn on each database (its log checked for tracebacks at the end)."""
+    with servers(request.param, tmp_path_factory.mktemp(f"mahjong-page-{request.param}"), count=1) as (_, (base_url,)):
+        yield SimpleNamespace(base_url=base_url)
 
 
 def face(card: str) -> str:
