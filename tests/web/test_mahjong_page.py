@@ -1,5 +1,5 @@
-"""Mahjong gin on the seat page: Ann lays a meld from cards she selects and adds a card to a meld on
-the table, by keyboard, in the browser; the table's melds are drawn numbered with their owners;
+"""Mahjong gin on the seat page: Ann takes several discards, lays a meld from cards she selects and
+adds a card to a meld on the table, by keyboard, in the browser; the table's melds are drawn numbered with their owners;
 Bob (the bot, over the API) and Ann's other moves are played over the API. No card of Bob's hand
 ever appears in Ann's page. On both databases."""
 from __future__ import annotations
@@ -73,7 +73,7 @@ def keyboard_pick(page, cards) -> None:
         assert page.is_checked(f'#meld-select input[value="{card}"]')
 
 
-def test_a_meld_and_an_add_on_in_the_browser_and_no_card_of_the_other_hand(site, new_context):
+def test_a_take_of_several_a_meld_and_an_add_on_in_the_browser_and_no_card_of_the_other_hand(site, new_context):
     done: set[str] = set()
     for _ in range(5):  # the deals are random: a match may end before both came up for Ann
         game = start(site)
@@ -82,7 +82,7 @@ def test_a_meld_and_an_add_on_in_the_browser_and_no_card_of_the_other_hand(site,
         wait_until(lambda: page.locator("#table").is_visible(), "the seat page")
         for _ in range(400):
             ann, bob = api_view(site, game, 0), api_view(site, game, 1)
-            if ann["status"] == "finished" or done == {"meld", "add_on"}:
+            if ann["status"] == "finished" or done == {"meld", "add_on", "take"}:
                 break
             at_version(page, ann["version"])
             assert page.locator("#mahjong").is_visible()
@@ -93,6 +93,7 @@ def test_a_meld_and_an_add_on_in_the_browser_and_no_card_of_the_other_hand(site,
             if ann["to_move"] != 0:
                 continue
             legal = ann["legal_actions"]
+            several = [a for a in legal if a["type"] == "draw" and a.get("count", 1) > 1]
             melds = [a for a in legal if a["type"] == "meld"]
             adds = [a for a in legal if a["type"] == "add_on"]
             if melds and "meld" not in done:
@@ -112,6 +113,19 @@ def test_a_meld_and_an_add_on_in_the_browser_and_no_card_of_the_other_hand(site,
                 row = page.locator(f'#table-melds li[data-meld="{number}"]')
                 assert row.get_attribute("aria-label").endswith("(you)") and sorted(cards_in(row)) == sorted(cards)
                 done.add("meld")
+            elif several and "take" not in done:
+                count = max(a["count"] for a in several)
+                taken = ann["discard_pile"][-count:]
+                page.focus("#take-count")
+                page.select_option("#take-count", str(count))
+                page.focus("#take-several")
+                page.keyboard.press("Enter")
+                after = wait_until(lambda: (lambda v: v if v["version"] > ann["version"] else None)(
+                    api_view(site, game, 0)), "the cards taken")
+                assert set(taken) <= set(after["hand"]) and after["must_use"] == taken[0]
+                at_version(page, after["version"])
+                assert page.locator("#must-use").inner_text().startswith(face(taken[0]) + ", the deepest card you took")
+                done.add("take")
             elif adds and "add_on" not in done:
                 action = adds[0]
                 before = ann["table"][action["meld"]]["cards"]
@@ -132,6 +146,6 @@ def test_a_meld_and_an_add_on_in_the_browser_and_no_card_of_the_other_hand(site,
                 done.add("add_on")
             else:
                 api_act(site, game, 0, bot.choose_action(ann))
-        if done == {"meld", "add_on"}:
+        if done == {"meld", "add_on", "take"}:
             break
-    assert done == {"meld", "add_on"}
+    assert done == {"meld", "add_on", "take"}
