@@ -75,3 +75,29 @@ def assert_table_hides_secrets(view: dict, events: list[dict], state: dict, seat
     if own is not None:
         board = state["table"]["boards"][own["board"]]
         assert sorted(own["view"]["hand"]) == sorted(board["match"]["hands"][own["local_seat"]])
+
+
+# Tedesco's teams (six and eight seats) to a low target, so that a whole match stays short.
+TEDESCO_TEAMS = {"preset": "tedesco_gin_teams_of_three", "target": 50}
+
+
+def losing_move(view: dict) -> dict:
+    """A move that keeps deadwood high: never knock, pass the upcard, discard a meld's card before
+    any deadwood and the lowest card first. A team playing so loses nearly every hand (no undercut
+    against a knocker), so the other team wins whole rounds: its team bonus."""
+    legal = [a for a in view["legal_actions"] if a["type"] not in ("knock", "big_gin")] or view["legal_actions"]
+    discards = [a for a in legal if a["type"] == "discard"]
+    if not discards:
+        return choose({**view, "legal_actions": legal})
+    deadwood = set(view["arrangement"]["deadwood"]) if view.get("arrangement") else set()
+    points = {c: min(10, "A23456789TJQK".index(c[0]) + 1) for c in view["hand"]}
+    return min(discards, key=lambda a: (a["card"] in deadwood, points[a["card"]], a["card"]))
+
+
+def team_zero_wins_move(views: dict[int, dict]) -> tuple[int, dict]:
+    """As mover_and_action, but the odd seats (team 1) play `losing_move`."""
+    seat, action = mover_and_action(views)
+    if seat % 2:
+        action = losing_move(views[seat]["my_board"]["view"])
+        assert action in views[seat]["legal_actions"]
+    return seat, action
