@@ -181,6 +181,18 @@ def join_game(game_id: str, invite_code: str, name: str, first_dealer: int | Non
     return game, match, token
 
 
+def _invited_seat(game: Game | None, invite_code: str) -> Seat | None:
+    hashed = hash_secret(invite_code)
+    return next((s for s in (game.seats[1:] if game is not None else [])
+                 if hmac.compare_digest(s.invite_hash or "", hashed)), None)
+
+
+def seat_of_invite(game: Game, invite_code: str) -> int | None:
+    """The free seat the invite code opens in `game` (locked by the caller), if any."""
+    seat = _invited_seat(game, invite_code)
+    return seat.seat if seat is not None and seat.joined_at is None else None
+
+
 def take_seat(game_id: str, invite_code: str, name: str, first_dealer: int | None = None
               ) -> tuple[Game, Match | TableGame | None, str, int]:
     """The seat the invite code opens is taken; when that was the last free seat the first hand is
@@ -188,9 +200,7 @@ def take_seat(game_id: str, invite_code: str, name: str, first_dealer: int | Non
     other side). Returns the game, its match (None while seats are free), the token and the seat."""
     game = db.session.execute(select(Game).where(Game.id == game_id).with_for_update()).scalar() \
         if could_be_game_id(game_id) else None
-    hashed = hash_secret(invite_code)
-    seat = next((s for s in (game.seats[1:] if game is not None else [])
-                 if hmac.compare_digest(s.invite_hash or "", hashed)), None)
+    seat = _invited_seat(game, invite_code)
     if seat is None:
         raise Problem("invalid-invite", "this invite code does not open a seat in this game")
     if seat.joined_at is not None:  # not the token: a seat may have revoked its first token

@@ -116,18 +116,29 @@ _MY_GAMES = (
     .limit(bindparam("limit")).offset(bindparam("offset")))
 
 
+def _score(view: dict, seat: int) -> tuple[int, int]:
+    """(mine, the other side's) of the current game; at a table, my side's and the best other side's."""
+    totals = ((view.get("scores") or {}).get("games") or [{}])[-1].get("totals") or [0, 0]
+    sides = view.get("sides")
+    if not sides:
+        return totals[seat], totals[1 - seat]
+    mine = next((i for i, side in enumerate(sides) if seat in side), 0)
+    others = [t for i, t in enumerate(totals) if i != mine]
+    return (totals[mine] if mine < len(totals) else 0), max(others, default=0)
+
+
 def my_games(player: Player, limit: int, offset: int, links_of) -> dict:
     rows = db.session.execute(_MY_GAMES, {"player": player.id, "limit": limit + 1, "offset": offset}).all()
     games = []
     for row in rows[:limit]:
         view = json.loads(row.view_body) if row.view_body else {}
-        totals = ((view.get("scores") or {}).get("games") or [{}])[-1].get("totals") or [0, 0]
+        you, opponent = _score(view, row.seat)
         games.append({
             "game_id": row.id, "seat": row.seat, "status": row.status, "version": row.version,
             "your_turn": row.rank == 0, "phase": view.get("phase"),
             "opponent": {"name": row.opponent_name, "player": row.opponent_player,
                          "bot": row.opponent_bot if row.opponent_player is not None else None},
-            "score": {"you": totals[row.seat], "opponent": totals[1 - row.seat]},
+            "score": {"you": you, "opponent": opponent},
             "deadline": row.deadline_at.isoformat() if row.deadline_at else None,
             "links": links_of(row.id)})
     return {"games": games, "next_offset": offset + limit if len(rows) > limit else None}

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 
+from flask import jsonify
 from flask_smorest import Blueprint
 
 from .. import deadlines, store
@@ -54,16 +55,25 @@ def list_challenges():
 @challenge_routes.response(201, AcceptedSchema, example={
     "challenge": {**CHALLENGE_EXAMPLE, "status": "accepted", "game_id": "MKsaxqYqE1pJxqt2oSEDug"},
     "game_id": "MKsaxqYqE1pJxqt2oSEDug", "seat": 1, "links": LINKS_EXAMPLE, "game": VIEW_EXAMPLE})
+@challenge_routes.alt_response(202, schema=ChallengeSchema, description=(
+    "A rematch at a table that other seats have still to accept: your acceptance is noted (`seats`); "
+    "the game is made, and every player hears `challenge_accepted` and `game_started`, when the last accepts"))
 @problems(challenge_routes, "invalid-token", "malformed-json", "unsupported-media-type", "challenge-not-found",
           "challenge-closed", "challenge-expired", "challenge-to-self", "opponent-kind-mismatch")
 def accept_challenge(challenge_id):
     """Accept: the game is made with both seats bound to the two players and the first hand dealt.
-    Your player token opens your seat; both players hear `game_started` (and `your_turn`) on their streams."""
+    Your player token opens your seat; both players hear `game_started` (and `your_turn`) on their streams.
+    A rematch at a table waits for every seat's acceptance (202 until then)."""
     now = deadlines.now()
     with store.transaction():
         challenge, game, seat = challenges.accept(challenge_id, accounts.current(), now)
-        body = {"challenge": challenges.describe(challenge, now), "game_id": game.id, "seat": seat,
-                "links": game_links(game.id)}
+        if game is None:
+            waiting = jsonify(ChallengeSchema().dump(challenges.describe(challenge, now)))
+        else:
+            body = {"challenge": challenges.describe(challenge, now), "game_id": game.id, "seat": seat,
+                    "links": game_links(game.id)}
+    if game is None:
+        return waiting, 202
     version, _, view = store.read_view(game.id, bearer_token())  # the player token opens the new seat
     return {**body, "game": json.loads(view)}, 201, etag_headers(version)
 

@@ -15,8 +15,8 @@ from ..extensions import db
 from ..models import Game, utcnow
 from ..rules import Rules
 from ..tokens import new_game_id
-from . import accounts, feed
-from .models import Challenge, Player
+from . import accounts, feed, table_rematch
+from .models import Challenge, Player, RematchSeat
 
 PENDING, ACCEPTED, DECLINED, CANCELLED, EXPIRED = "pending", "accepted", "declined", "cancelled", "expired"
 DECLINE_REASONS = ("busy", "rules", "move-time", "opponent", "other")
@@ -37,8 +37,9 @@ def _aware(moment):
 def describe(challenge: Challenge, now) -> dict:
     names = dict(db.session.execute(select(Player.id, Player.name).where(
         Player.id.in_([i for i in (challenge.challenger_id, challenge.target_id) if i is not None]))).all())
+    seats = table_rematch.describe_seats(challenge) if challenge.rematch_of else None
     return {"challenge_id": challenge.id, "from": names[challenge.challenger_id],
-            "to": names.get(challenge.target_id), "rules": challenge.rules,
+            "to": None if seats else names.get(challenge.target_id), "seats": seats, "rules": challenge.rules,
             "move_time_hours": challenge.move_time_hours, "opponent": challenge.opponent,
             "status": status_of(challenge, now), "reason": challenge.reason, "game_id": challenge.game_id,
             "rematch_of": challenge.rematch_of, "created_at": _aware(challenge.created_at).isoformat(),
@@ -79,8 +80,10 @@ def _locked(challenge_id: str) -> Challenge | None:
 
 
 def _visible(challenge: Challenge | None, player: Player) -> Challenge:
-    """A challenge the player may see: theirs, to them, or open. Anything else is not found."""
-    if challenge is None or (challenge.target_id not in (None, player.id) and challenge.challenger_id != player.id):
+    """A challenge the player may see: theirs, to them (a table rematch: to each of its seats), or
+    open. Anything else is not found."""
+    if challenge is None or (challenge.target_id not in (None, player.id) and challenge.challenger_id != player.id
+                             and not table_rematch.may_answer(challenge, player)):
         raise Problem("challenge-not-found", "no such challenge for this player")
     return challenge
 
@@ -93,11 +96,16 @@ def _still_pending(challenge: Challenge, now) -> None:
         raise Problem("challenge-closed", f"the challenge was {status} already")
 
 
-def accept(challenge_id: str, player: Player, now) -> tuple[Challenge, Game, int]:
+def accept(challenge_id: str, player: Player, now) -> tuple[Challenge, Game | None, int]:
     """Make the game: the challenger's seat and the accepter's, bound; the first hand dealt.
-    Returns the challenge, the game and the accepter's seat."""
+    Returns the challenge, the game and the accepter's seat. A rematch at a table is made when
+    its last seat accepts: until then the game is None."""
     challenge = _visible(_locked(challenge_id), player)
     _still_pending(challenge, now)
+    if table_rematch.needs_all(challenge):
+        table_rematch.refuse_unless_asked(challenge, player)
+        game, seat = table_rematch.accept(challenge, player, now)
+        return challenge, game, seat
     if challenge.challenger_id == player.id:
         raise Problem("challenge-to-self", "you cannot accept your own challenge")
     if not _fits(player, challenge.opponent):
@@ -118,12 +126,17 @@ def accept(challenge_id: str, player: Player, now) -> tuple[Challenge, Game, int
 
 def decline(challenge_id: str, player: Player, reason: str, now) -> Challenge:
     challenge = _visible(_locked(challenge_id), player)
-    if challenge.target_id != player.id:  # an open challenge is simply not taken; one's own is cancelled
+    at_table = table_rematch.needs_all(challenge)
+    if (table_rematch.may_answer(challenge, player) if at_table else challenge.target_id == player.id) is False:
+        # an open challenge is simply not taken; one's own is cancelled
         raise Problem("challenge-not-found", "only the player a challenge names may decline it")
     _still_pending(challenge, now)
     challenge.status, challenge.reason = DECLINED, reason
-    feed.add(challenge.challenger_id, "challenge_declined", challenge_id=challenge.id, by=player.name,
-             reason=reason, rematch_of=challenge.rematch_of)
+    told = table_rematch.others_of(challenge, player.id) if at_table else [challenge.challenger_id]
+    feed.lock_players(told)
+    for player_id in told:  # at a table, one decline ends the rematch for every seat
+        feed.add(player_id, "challenge_declined", challenge_id=challenge.id, by=player.name,
+                 reason=reason, rematch_of=challenge.rematch_of)
     return challenge
 
 
@@ -133,8 +146,11 @@ def cancel(challenge_id: str, player: Player, now) -> Challenge:
         raise Problem("challenge-not-found", "only the player who made a challenge may cancel it")
     _still_pending(challenge, now)
     challenge.status = CANCELLED
-    if challenge.target_id is not None:
-        feed.add(challenge.target_id, "challenge_cancelled", challenge_id=challenge.id)
+    told = table_rematch.others_of(challenge, player.id) if table_rematch.needs_all(challenge) else \
+        [challenge.target_id] if challenge.target_id is not None else []
+    feed.lock_players(told)
+    for player_id in told:
+        feed.add(player_id, "challenge_cancelled", challenge_id=challenge.id)
     return challenge
 
 
@@ -142,13 +158,14 @@ def listing(player: Player, now) -> dict:
     """Pending challenges: to this player, open ones (that this player may take), and this player's own."""
     rows = db.session.execute(select(Challenge).where(
         Challenge.status == PENDING, Challenge.expires_at > now,
-        or_(Challenge.target_id == player.id, Challenge.target_id.is_(None), Challenge.challenger_id == player.id))
+        or_(Challenge.target_id == player.id, Challenge.target_id.is_(None), Challenge.challenger_id == player.id,
+            Challenge.id.in_(select(RematchSeat.challenge_id).where(RematchSeat.player_id == player.id))))
         .order_by(Challenge.created_at, Challenge.id).limit(500)).scalars().all()
     out = {"to_me": [], "open": [], "mine": []}
     for challenge in rows:
         if challenge.challenger_id == player.id:
             out["mine"].append(describe(challenge, now))
-        elif challenge.target_id == player.id:
+        elif challenge.target_id is not None:  # to me (the query's rows), or to my seat at a table
             out["to_me"].append(describe(challenge, now))
         elif _fits(player, challenge.opponent):
             out["open"].append(describe(challenge, now))
@@ -159,21 +176,27 @@ def listing(player: Player, now) -> dict:
 
 def offer_rematch(game: Game, seat: int, now) -> Challenge:
     """A challenge from this seat's player to the other's: the same rules and move time, the same
-    seats, the first deal to the other side. Once per finished game."""
+    seats, the first deal to the other side. Once per finished game. At a table, to every other
+    seat's player, each to accept (table_rematch.py)."""
     players = feed.bound_seats(game.id)
-    if game.status != store.FINISHED or set(players) != {0, 1}:
-        raise Problem("rematch-unavailable", "a rematch is offered when the match is over, between two players "
-                                             "(both seats held by player accounts)")
+    if game.status != store.FINISHED or set(players) != set(range(len(game.seats))):
+        raise Problem("rematch-unavailable", "a rematch is offered when the match is over, between players "
+                                             "(every seat held by a player account)")
     if db.session.execute(select(Challenge.id).where(Challenge.rematch_of == game.id)).first() is not None:
         raise Problem("rematch-unavailable", "a rematch of this game was offered already")
     clock = deadlines.clock_of(game.id)
-    challenge = Challenge(id=new_game_id(), challenger_id=players[seat], target_id=players[1 - seat],
-                          rules=game.rules, move_time_hours=clock.move_time_hours if clock else None, opponent="any",
-                          challenger_seat=seat, first_dealer=1 - (game.first_dealer or 0), status=PENDING,
+    at_table = len(game.seats) > 2
+    challenge = Challenge(id=new_game_id(), challenger_id=players[seat], target_id=players[1 - seat] if not at_table
+                          else None, rules=game.rules, move_time_hours=clock.move_time_hours if clock else None,
+                          opponent="any", challenger_seat=seat,
+                          first_dealer=None if at_table else 1 - (game.first_dealer or 0), status=PENDING,
                           rematch_of=game.id, created_at=now, expires_at=now + timedelta(hours=REMATCH_HOURS))
     db.session.add(challenge)
+    asked = table_rematch.offer(challenge, players) if at_table else [players[1 - seat]]
     db.session.flush()
-    feed.add(players[1 - seat], "rematch_offered", game_id=game.id, challenge=describe(challenge, now))
+    feed.lock_players(asked)
+    for player_id in asked:
+        feed.add(player_id, "rematch_offered", game_id=game.id, challenge=describe(challenge, now))
     return challenge
 
 

@@ -13,6 +13,7 @@ from .. import store, wakeup
 from ..extensions import db
 from ..models import Seat, utcnow
 from ..rules import redact_event
+from ..table_games import TableGame, redact_table_event
 from .models import Player, PlayerEvent, PlayerSeat
 
 _players, _events, _bound = Player.__table__, PlayerEvent.__table__, PlayerSeat.__table__
@@ -71,16 +72,28 @@ def after_change(game, match, actor: int | None, events: list[dict]) -> None:
         return
     lock_players(bound.values())
     names = dict(db.session.connection().execute(_NAMES, {"game": game.id}).all())
-    turn = match.to_move if not match.is_over else None
+    at_table = isinstance(match, TableGame)
+    redact = redact_table_event if at_table else redact_event  # a table's events name boards' local seats
     for seat, player in sorted(bound.items()):
         base = {"game_id": game.id, "seat": seat, "version": game.version}
         if actor is None:
-            add(player, "game_started", **base, opponent=names.get(1 - seat), rules=game.rules)
+            add(player, "game_started", **base, opponent=None if at_table else names.get(1 - seat),
+                rules=game.rules, **({"players": [names.get(s) for s in range(match.seats)]} if at_table else {}))
         elif actor != seat:
             add(player, "opponent_moved", **base,
-                events=[{"seq": e["seq"], **redact_event({k: v for k, v in e.items() if k != "seq"}, seat)}
+                events=[{"seq": e["seq"], **redact({k: v for k, v in e.items() if k != "seq"}, seat)}
                         for e in events])
         if match.is_over:
             add(player, "game_over", **base, result=match.view(seat).get("result"))
-        elif seat == turn:  # after one's own draw too: a bot's one loop over its stream plays the whole turn
+        elif _turn_begins(match, seat, actor, events):
             add(player, "your_turn", **base, view=store.views_for(game, match, seats=(seat,))[seat])
+
+
+def _turn_begins(match, seat: int, actor: int | None, events: list[dict]) -> bool:
+    """Whether `seat` is to move after this change, and hears so: after one's own draw too (a bot's
+    one loop over its stream plays the whole turn). At a table several seats may be to move, one
+    per board: a seat hears when the change touched its board (or the whole table)."""
+    if not isinstance(match, TableGame):
+        return seat == match.to_move
+    return seat in match.table.to_move and (actor is None or any(
+        e.get("seats") is None or seat in e["seats"] for e in events))

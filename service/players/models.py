@@ -82,6 +82,20 @@ class Challenge(db.Model):
                       Index("ix_challenges_game_id", "game_id"))
 
 
+class RematchSeat(db.Model):
+    """A seat asked to a rematch at a table (3 or more seats): the game is made once every row of
+    its challenge has accepted_at; any decline closes the challenge (table_rematch.py)."""
+
+    __tablename__ = "rematch_seats"
+
+    challenge_id: Mapped[str] = mapped_column(ForeignKey("challenges.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), nullable=False)
+    accepted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+    __table_args__ = (Index("ix_rematch_seats_player_id", "player_id"),)
+
+
 class WatchLink(db.Model):
     """A read-only key to a game's public side; only its SHA-256 is kept, deleting the row revokes it."""
 

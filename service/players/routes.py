@@ -126,15 +126,17 @@ def my_games(query):
 @problems(players, "invalid-token", "malformed-json", "payload-too-large", "unsupported-media-type",
           "validation-error", "invalid-option")
 def create_my_game(args):
-    """Create a game with your player in seat 0, under your name; invite anyone with the invite code."""
+    """Create a game with your player in seat 0, under your name; invite anyone with the invite code
+    (at a table, each seat's code from `invites`)."""
     rules = Rules.from_dict(args["rules"])
     with store.transaction():
         player = accounts.current()
-        game, token, invite = store.create_game(rules, player.name, args["move_time_hours"])
+        game, token, invites = store.open_game(rules, player.name, args["seats"], args["move_time_hours"])
         accounts.bind(game.id, 0, player)
         view = json.loads(store.publish_views(game, None)[0])
-    body = {"game_id": game.id, "seat": 0, "token": token, "invite_code": invite, "links": game_links(game.id),
-            "game": view}
+    body = {"game_id": game.id, "seat": 0, "token": token, "invite_code": invites[1], "links": game_links(game.id),
+            "game": view, **({"invites": [{"seat": seat, "invite_code": code} for seat, code in invites.items()]}
+                             if len(invites) > 1 else {})}
     return body, 201, etag_headers(game.version)
 
 
@@ -146,14 +148,17 @@ def create_my_game(args):
 @problems(players, "invalid-token", "malformed-json", "payload-too-large", "unsupported-media-type",
           "validation-error", "invalid-invite", "game-full", "already-seated")
 def join_as_player(args, game_id):
-    """Take seat 1 of a game with its invite code, as your player; the first hand is dealt."""
+    """Take the seat the invite code opens (seat 1 of two, any seat of a table) as your player; when
+    every seat is taken the first hand is dealt."""
     with store.transaction():
         player = accounts.current()
-        if store.could_be_game_id(game_id) and store.lock_game(game_id) is not None:
-            accounts.bind(game_id, 1, player)  # before the deal, so the deal's events reach this player too
-        game, match, token = store.join_game(game_id, args["invite_code"], player.name)
-        view = json.loads(store.publish_views(game, match)[1])
-    body = {"game_id": game.id, "seat": 1, "token": token, "links": game_links(game.id), "game": view}
+        game = store.lock_game(game_id) if store.could_be_game_id(game_id) else None
+        seat = store.seat_of_invite(game, args["invite_code"]) if game is not None else None
+        if seat is not None:
+            accounts.bind(game_id, seat, player)  # before the deal, so the deal's events reach this player too
+        game, match, token, seat = store.take_seat(game_id, args["invite_code"], player.name)
+        view = json.loads(store.publish_views(game, match)[seat])
+    body = {"game_id": game.id, "seat": seat, "token": token, "links": game_links(game.id), "game": view}
     return body, 201, etag_headers(game.version)
 
 

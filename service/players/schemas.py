@@ -8,7 +8,9 @@ from marshmallow import validate as v
 
 from ..contract import DOC_KEY, ref
 from ..notify.schemas import MOVE_TIME_HOURS, WholeNumber, no_controls
-from ..schemas import GameViewSchema, NameField, RevealedDealSchema, StrictSchema, _doc, seat_field
+from ..schemas import (VIEW_DOC, Documented, NameField, RevealedDealSchema, SeatInviteSchema, StrictSchema, _doc,
+                       seat_field)
+from ..table_games import SEAT_COUNTS
 from ..table_schemas import (FORMATS, SEATS, TABLE_SEAT_COUNTS, PublicBoardSchema, TableHandRecordSchema, TablePlayerSchema,
                              TableResultSchema, TableScoresSchema)
 from .challenges import DECLINE_REASONS, OPPONENT_KINDS
@@ -111,6 +113,9 @@ class PageQuerySchema(ma.Schema):
 class NewGameSchema(StrictSchema):
     rules = f.Dict(load_default=dict, **RULES_CHOICE)
     move_time_hours = MOVE_TIME_HOURS
+    seats = f.Integer(load_default=2, strict=True, validate=v.OneOf(SEAT_COUNTS), **_doc(
+        "How many players, as in POST /games: 2 (the default) or a table; each other seat has its own "
+        "invite code (`invites`), which a player joins with POST /me/games/{game_id}/join", example=2))
 
 
 class JoinAsPlayerSchema(StrictSchema):
@@ -120,12 +125,14 @@ class JoinAsPlayerSchema(StrictSchema):
 
 class SeatedSchema(ma.Schema):
     game_id = f.String(required=True)
-    seat = seat_field(required=True)
+    seat = f.Integer(required=True, validate=SEATS, **_doc("Your seat: 0 when creating; joining, the seat the "
+                                                           "invite code opens"))
     token = f.String(required=True, **_doc("The seat's own bearer token (the player token opens the seat too). "
                                            "Shown once"))
-    invite_code = f.String(**_doc("Creating only: give this to the opponent; it works once"))
+    invite_code = f.String(**_doc("Creating only: give this to the opponent (seat 1); it works once"))
+    invites = f.List(f.Nested(SeatInviteSchema), **_doc("Creating a table only: an invite code per seat to fill"))
     links = f.Nested(GameLinksSchema, required=True)
-    game = f.Nested(GameViewSchema, required=True)
+    game = Documented(VIEW_DOC, required=True, metadata={"description": "Your view"})
 
 
 class NewChallengeSchema(StrictSchema):
@@ -140,6 +147,13 @@ class NewChallengeSchema(StrictSchema):
                                    **_doc("The challenge lapses after this many hours (default 72)"))
 
 
+class RematchSeatSchema(ma.Schema):
+    seat = f.Integer(required=True, validate=SEATS)
+    player = f.String(required=True, **_doc("The player holding the seat (in the new game too)"))
+    answer = f.String(required=True, validate=v.OneOf(("offered", "pending", "accepted")),
+                      **_doc("offered: the seat that offered it; pending: not answered yet"))
+
+
 class ChallengeSchema(ma.Schema):
     challenge_id = f.String(required=True)
     from_ = f.String(required=True, data_key="from", attribute="from", **_doc("The challenger's name"))
@@ -152,6 +166,9 @@ class ChallengeSchema(ma.Schema):
                       **_doc("Declined only: the reason code"))
     game_id = f.String(required=True, allow_none=True, **_doc("Accepted only: the game made"))
     rematch_of = f.String(required=True, allow_none=True, **_doc("A rematch: the finished game it follows"))
+    seats = f.List(f.Nested(RematchSeatSchema), required=True, allow_none=True, **_doc(
+        "A rematch at a table only (then `to` is null): every seat, its player and answer; the game is made "
+        "when all have accepted, and one decline ends it"))
     created_at = f.String(required=True)
     expires_at = f.String(required=True)
 
@@ -170,9 +187,9 @@ class DeclineSchema(StrictSchema):
 class AcceptedSchema(ma.Schema):
     challenge = f.Nested(ChallengeSchema, required=True)
     game_id = f.String(required=True)
-    seat = seat_field("Your seat", required=True)
+    seat = f.Integer(required=True, validate=SEATS, **_doc("Your seat"))
     links = f.Nested(GameLinksSchema, required=True)
-    game = f.Nested(GameViewSchema, required=True, **_doc("Your view of the new game"))
+    game = Documented(VIEW_DOC, required=True, metadata={"description": "Your view of the new game"})
 
 
 class RematchSchema(ma.Schema):

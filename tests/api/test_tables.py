@@ -204,20 +204,25 @@ def test_a_retried_table_move_is_applied_once(app, client):
     assert stored_game(app, game["id"]).version == views[0]["version"] + 1
 
 
-def test_a_player_account_cannot_take_a_table_seat_by_the_two_seat_path(app, client):
-    """POST /me/games/{id}/join seats a player in seat 1 of a two-seat game: a table's invite is
-    refused there, and nothing is taken or bound."""
+def test_a_player_account_takes_the_table_seat_its_code_opens(app, client):
+    """POST /me/games/{id}/join seats a player in the seat the code opens (seat 2 here), bound to
+    the player; a wrong code or a taken seat binds nothing."""
     from service.players.models import PlayerSeat
     from tests.players.support import new_player
-    player = new_player(client, "Vera")
+    vera, walt = new_player(client, "Vera"), new_player(client, "Walt")
     status, created = poster(client)("/games", {"name": "Ann", "seats": 3})
     code = created["invites"][1]["invite_code"]  # seat 2's
-    response = client.post(f"/games/{created['game_id']}/join".replace("/games", "/me/games"),
-                           json={"invite_code": code}, headers=auth(player["token"]))
-    assert response.status_code == 422 and response.get_json()["code"] == "invalid-invite"
+    join_as = f"/me/games/{created['game_id']}/join"
+    wrong = client.post(join_as, json={"invite_code": "nope"}, headers=auth(vera["token"]))
+    assert wrong.status_code == 422 and wrong.get_json()["code"] == "invalid-invite"
+    response = client.post(join_as, json={"invite_code": code}, headers=auth(vera["token"]))
+    assert response.status_code == 201 and response.get_json()["seat"] == 2
+    assert response.get_json()["game"]["seats"] == 3
+    taken = client.post(join_as, json={"invite_code": code}, headers=auth(walt["token"]))
+    assert taken.status_code == 409 and taken.get_json()["code"] == "game-full"
     with app.app_context():
-        assert db.session.query(PlayerSeat).count() == 0
+        assert [(b.seat, b.player_id) for b in db.session.query(PlayerSeat)] == [(2, vera["id"])]
         game = db.session.get(Game, created["game_id"])
-        assert [s.joined_at is not None for s in game.seats] == [True, False, False]
-    joined = client.post(f"/games/{created['game_id']}/join", json={"invite_code": code, "name": "Vera"})
-    assert joined.status_code == 201 and joined.get_json()["seat"] == 2  # the code still works where it should
+        assert [s.joined_at is not None for s in game.seats] == [True, False, True]
+    mine = client.get(f"/games/{created['game_id']}", headers=auth(vera["token"])).get_json()
+    assert mine["seat"] == 2
