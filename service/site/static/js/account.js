@@ -34,7 +34,10 @@ async function renderGames() {
 function challengeText(challenge) {
   const words = rulesInWords(challenge.rules, challenge.move_time_hours);
   const rules = `${words[0]} ${words[words.length - 1]}`;
-  const to = challenge.to || (challenge.opponent === "any" ? "anyone" : `any ${challenge.opponent}`);
+  // A rematch at a table names every seat asked, each with its answer so far.
+  const to = challenge.seats
+    ? challenge.seats.filter((s) => s.answer !== "offered").map((s) => `${s.player} (${s.answer})`).join(", ")
+    : challenge.to || (challenge.opponent === "any" ? "anyone" : `any ${challenge.opponent}`);
   return `${challenge.from} → ${to}${challenge.rematch_of ? " (a rematch)" : ""}: ${rules}`;
 }
 
@@ -56,7 +59,8 @@ async function renderChallenges() {
   try {
     const { data } = await call("GET", "/challenges", auth());
     const accept = (c) => el("button", { type: "button", class: "primary", onclick: () => answer(
-      `/challenges/${c.challenge_id}/accept`, undefined, (made) => location.assign(`/play/${made.game_id}`)) }, "Accept");
+      `/challenges/${c.challenge_id}/accept`, undefined,  // a table's rematch: made when the last seat accepts
+      (made) => (made.game_id ? location.assign(`/play/${made.game_id}`) : null)) }, "Accept");
     const decline = (c) => el("button", { type: "button", onclick: () => answer(
       `/challenges/${c.challenge_id}/decline`, { reason: "other" }, () => {}) }, "Decline");
     const cancel = (c) => el("button", { type: "button", onclick: () => answer(

@@ -128,7 +128,7 @@ function renderTableParts(table) {
     const local = localRecord(table, last);
     renderHandEnd($("hand-end"), local.record, local.view, local.names, (seat.commitments || {})[last.hand], closeHandEnd);
   }
-  extras(table);  // watch links (a rematch is offered at games of two only)
+  extras(table);  // watch links, and the rematch once the match is over
 }
 
 function closeHandEnd() {

@@ -67,6 +67,8 @@ export function setUpExtras({ gameId, token }) {
       } else if (offer.status !== "pending") {
         parts.push(el("p", {}, `The rematch was ${offer.status}${offer.reason ? ` (${offer.reason})` : ""}.`));
         stopPolling();
+      } else if (offer.seats) {  // at a table: every seat must accept
+        parts.push(...tableOffer(offer, player));
       } else if (player && offer.to === player.name) {
         parts.push(el("p", {}, `${offer.from} offers a rematch.`),
           el("button", { id: "accept-rematch", type: "button", class: "primary", onclick: () => answer(offer, "accept") }, "Accept the rematch"), " ",
@@ -76,6 +78,18 @@ export function setUpExtras({ gameId, token }) {
       }
       $("rematch-body").replaceChildren(...parts);
     } catch (error) { $("rematch-body").replaceChildren(el("p", { class: "error" }, describe(error))); }
+  }
+
+  function tableOffer(offer, player) {
+    const list = el("ul", { id: "rematch-seats" }, ...offer.seats.map((s) => el("li", {},
+      `${s.player}: ${s.answer === "offered" ? "offers it" : s.answer === "accepted" ? "accepts" : "has not answered"}`)));
+    const mine = player && offer.seats.find((s) => s.player === player.name);
+    const parts = [el("p", {}, `${offer.from} offers a rematch at this table: it starts when every player accepts.`), list];
+    if (mine && mine.answer === "pending") {
+      parts.push(el("button", { id: "accept-rematch", type: "button", class: "primary", onclick: () => answer(offer, "accept") }, "Accept the rematch"), " ",
+        el("button", { id: "decline-rematch", type: "button", onclick: () => answer(offer, "decline") }, "Decline"));
+    }
+    return parts;
   }
 
   async function offerRematch() {
@@ -90,7 +104,8 @@ export function setUpExtras({ gameId, token }) {
     try {
       const { data } = await call("POST", `/challenges/${offer.challenge_id}/${verb}`,
         { token: player.token, body: verb === "decline" ? { reason: "other" } : undefined });
-      if (verb === "accept") return location.assign(`/play/${data.game_id}`);
+      // At a table the game is made when the last seat accepts (201); before that 202, still pending.
+      if (verb === "accept" && data.game_id) return location.assign(`/play/${data.game_id}`);
     } catch (error) { $("rematch-result").textContent = describe(error); }
     showRematch();
   }
@@ -98,14 +113,14 @@ export function setUpExtras({ gameId, token }) {
   function stopPolling() { if (rematchTimer) { clearInterval(rematchTimer); rematchTimer = null; } }
 
   // Each new view: the watch panel once every seat is taken; the rematch at the match's end (only
-  // between players: a signed-in browser; games of two only).
+  // between players: a signed-in browser; at a table every seat must hold a player).
   return function update(view) {
     if (view.status !== "waiting_for_opponent" && !watchShown) {
       watchShown = true;
       $("watch").hidden = false;
       listLinks();
     }
-    const over = view.status === "finished" && signedIn() !== null && !view.format;  // no rematch at a table yet
+    const over = view.status === "finished" && signedIn() !== null;
     $("rematch").hidden = !over;
     if (over && !rematchStarted) {
       rematchStarted = true;
