@@ -138,6 +138,11 @@ def wait_until(predicate, timeout=30.0):
     return predicate()
 
 
+def ann_to_move(api, game_id: str) -> dict | None:
+    view = api.view(game_id)[0]
+    return view if view["to_move"] == 0 or view["status"] == "finished" else None
+
+
 def test_gin_play_takes_several_lays_a_meld_and_adds_on_against_a_real_server(players):
     """Ann types at `gin play` (the copied client, a subprocess); the bot plays Bob. Ann takes
     several discards whenever she may, else does what the bot would; until she has done all three."""
@@ -158,8 +163,7 @@ def test_gin_play_takes_several_lays_a_meld_and_adds_on_against_a_real_server(pl
         threading.Thread(target=lambda: shown.extend(iter(typing.stdout.readline, "")), daemon=True).start()
         try:
             while done != {"take", "meld", "add"}:
-                view = wait_until(lambda: (lambda v: v if v["to_move"] == 0 or v["status"] == "finished" else None)(
-                    api.view(game_id)[0]))
+                view = wait_until(lambda: ann_to_move(api, game_id))
                 assert view, "Ann's turn never came:\n" + "".join(shown)
                 if view["status"] == "finished":
                     break
@@ -169,8 +173,10 @@ def test_gin_play_takes_several_lays_a_meld_and_adds_on_against_a_real_server(pl
                 typing.stdin.flush()
                 assert wait_until(lambda: api.view(game_id)[0]["version"] != view["version"]), \
                     f"{words_for(action)!r} was not played:\n" + "".join(shown[-30:])
-                done |= {{"draw": "take", "meld": "meld", "add_on": "add"}.get(action["type"], "")} - {""} \
-                    if action["type"] != "draw" or action.get("count", 1) > 1 else set()
+                if action.get("count", 1) > 1:
+                    done.add("take")
+                elif action["type"] in ("meld", "add_on"):
+                    done.add(action["type"].replace("add_on", "add"))
         finally:
             stop.set()
             typing.kill()
