@@ -116,6 +116,8 @@ def _challenge_line(challenge: dict) -> str:
     rules = challenge.get("rules") or {}
     hours = challenge.get("move_time_hours")
     to = challenge.get("to") or "anyone" + ("" if challenge.get("opponent") == "any" else f" ({challenge['opponent']}s)")
+    if challenge.get("seats"):  # a rematch at a table: every seat asked, with its answer so far
+        to = ", ".join(f"{s['player']} ({s['answer']})" for s in challenge["seats"] if s["answer"] != "offered")
     return (f"{challenge['challenge_id']}  {challenge['from']} -> {to}: {rules.get('preset', '?')} to "
             f"{rules.get('target', '?')}, {'no deadline' if hours is None else f'{hours} h a move'}"
             + (f", rematch of {challenge['rematch_of'][:8]}" if challenge.get("rematch_of") else "")
@@ -258,6 +260,13 @@ def cmd_challenges(args, store: Store) -> int:
 def cmd_accept(args, store: Store) -> int:
     api, account = _player_api(args, store)
     accepted = api.accept(_challenge_id(api, args.challenge_id))
+    if accepted.get("game_id") is None:  # a rematch at a table: made when its last seat accepts (202)
+        if args.json:
+            _print_json(accepted)
+        else:
+            waiting = [s["player"] for s in accepted.get("seats") or [] if s["answer"] == "pending"]
+            print(f"Accepted; the rematch starts when {', '.join(waiting)} accept too (gin games lists it then).")
+        return EXIT_OK
     return _take_seat(args, store, api, account, accepted["game_id"], "Accepted.")
 
 
@@ -295,7 +304,8 @@ def cmd_rematch(args, store: Store) -> int:
         return EXIT_OK
     print(f"{verb}: {_challenge_line(offered)} [{offered['status']}]")
     if offered["status"] == "pending":
-        print(f"{offered['to']} accepts with: gin accept {offered['challenge_id']}")
+        asked = offered["to"] or " and ".join(s["player"] for s in offered["seats"] if s["answer"] == "pending")
+        print(f"{asked} {'accept' if offered.get('seats') else 'accepts'} with: gin accept {offered['challenge_id']}")
     elif offered.get("game_id"):
         print(f"The rematch is game {offered['game_id']} (gin games lists it).")
     return EXIT_OK
