@@ -10,7 +10,7 @@ PLAYER_CODES = {
     "challenge-expired": (410, "the challenge expired before it was accepted"),
     "opponent-kind-mismatch": (409, "the challenge is for bots only or humans only, and this player is not one"),
     "already-seated": (409, "this player already holds a seat of this game"),
-    "rematch-unavailable": (409, "a rematch needs a finished match with both seats held by players, offered once"),
+    "rematch-unavailable": (409, "a rematch needs a finished match with every seat held by a player, offered once"),
     "no-house-bot": (404, "this server runs no house bot (or it has not registered its account yet)"),
     "invalid-watch-key": (401, "the watch key is missing, revoked, or not one of this game's"),
 }

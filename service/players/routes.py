@@ -172,6 +172,7 @@ SSE_PLAYER_EVENT = {
                                              "series_declined", "series_over"]},
         "data": {"type": "string", "contentMediaType": "application/json",
                  "description": "The event as JSON: seq, type, created_at, and by type: game_id, seat, version; "
+                                "game_started: opponent (null at a table), rules, and at a table players (names by seat); "
                                 "your_turn: view (as GET /games/{game_id} answers it); opponent_moved: events "
                                 "(as GET /games/{game_id}/events shows them to you); game_over: result; "
                                 "challenge_*: challenge or challenge_id; rematch_offered: game_id, challenge; "

@@ -23,7 +23,9 @@ WATCH_EXAMPLE = {"id": "3", "created_by_seat": 0, "created_at": "2030-01-01T12:0
 @problems(table, "invalid-token", "malformed-json", "unsupported-media-type", "rematch-unavailable")
 def offer_rematch(game_id):
     """When the match is over, offer the other player a rematch: the same rules and move time, the
-    first deal to the other side. They accept or decline it as a challenge (POST /challenges/{id}/accept)."""
+    first deal to the other side. They accept or decline it as a challenge (POST /challenges/{id}/accept).
+    At a table whose every seat holds a player: offered to every other seat, the same seats (so the
+    same partnerships), made when all have accepted; one decline ends it."""
     now = deadlines.now()
     with store.transaction():
         game, seat = store.lock_seat(game_id, bearer_token())

@@ -176,3 +176,24 @@ def test_a_tables_stream_shows_each_player_only_what_their_seat_may_see(client, 
                     assert watcher in event["view"]["to_move"]
     turns = [e for e in events_of(app, players[3]) if e["type"] == "your_turn"]
     assert turns, "a seat of the second board hears its turns too"
+
+
+def test_a_table_rematch_expires_as_a_two_seat_one_does(client, app):
+    from datetime import datetime, timedelta, timezone
+
+    from service.extensions import db
+    from service.players.models import Challenge
+    players, old = players_table(client, 3)
+    resign(client, old["id"], players[0])
+    offer = client.post(f"/games/{old['id']}/rematch", headers=auth(players[0]["token"])).get_json()
+    assert client.post(f"/challenges/{offer['challenge_id']}/accept",
+                       headers=auth(players[1]["token"])).status_code == 202
+    with app.app_context():
+        db.session.get(Challenge, offer["challenge_id"]).expires_at = datetime.now(timezone.utc) - timedelta(minutes=1)
+        db.session.commit()
+    games = count(app, "games")
+    late = client.post(f"/challenges/{offer['challenge_id']}/accept", headers=auth(players[2]["token"]))
+    assert late.status_code == 410 and late.get_json()["code"] == "challenge-expired"
+    assert count(app, "games") == games
+    listed = client.get(f"/games/{old['id']}/rematch", headers=auth(players[2]["token"])).get_json()
+    assert listed["rematch"]["status"] == "expired" and listed["rematch"]["game_id"] is None
