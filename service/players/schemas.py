@@ -8,8 +8,8 @@ from marshmallow import validate as v
 
 from ..contract import DOC_KEY, ref
 from ..notify.schemas import MOVE_TIME_HOURS, WholeNumber, no_controls
-from ..schemas import (VIEW_DOC, Documented, NameField, RevealedDealSchema, SeatInviteSchema, StrictSchema, _doc,
-                       seat_field)
+from ..schemas import (VIEW_DOC, Documented, NameField, RevealedDealSchema, SeatInviteSchema, StrictSchema,
+                       TableMeldSchema, _doc, seat_field)
 from ..table_games import SEAT_COUNTS
 from ..table_schemas import (FORMATS, SEATS, TABLE_SEAT_COUNTS, PublicBoardSchema, TableHandRecordSchema, TablePlayerSchema,
                              TableResultSchema, TableScoresSchema)
@@ -237,6 +237,8 @@ class PublicViewSchema(ma.Schema):
     last_hand = f.Raw(required=True, allow_none=True, **_doc("The last finished hand's record, both hands shown"))
     result = f.Raw(required=True, allow_none=True, **_doc("The match's result, once over"))
     rules = f.Raw(required=True, **RULES)
+    table = f.List(f.Nested(TableMeldSchema), **_doc(
+        "Mahjong gin only: the melds on the table (public), with who put each card there, as in GameView"))
 
 
 class PublicTableViewSchema(ma.Schema):

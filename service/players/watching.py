@@ -72,6 +72,8 @@ def public_view(game_id: str, key: str) -> dict:
         return public_table(seat_view)
     public = {name: seat_view.get(name) for name in (*ENVELOPE_KEYS, *PUBLIC_KEYS)}
     public["card_counts"] = [len(hand) for hand in match.hands] if match is not None else [0, 0]
+    if "table" in seat_view:  # Mahjong gin's melds on the table are everyone's to see
+        public["table"] = seat_view["table"]
     return public
 
 

@@ -157,3 +157,32 @@ def test_a_take_of_several_a_meld_and_an_add_on_in_the_browser_and_no_card_of_th
         if done == {"meld", "add_on", "take"}:
             break
     assert done == {"meld", "add_on", "take"}
+    watch_the_table(site, game, new_context)
+
+
+def watch_the_table(site, game, new_context) -> None:
+    """A watch link's page draws the melds on the table with their owners' names, and no hand."""
+    made = requests.post(f"{site.base_url}/games/{game['id']}/watch-links", json={}, timeout=10,
+                         headers={"Authorization": f"Bearer {game['tokens'][0]}"})
+    assert made.status_code == 201, made.text
+    key = made.json()["key"]
+    public = requests.get(f"{site.base_url}/games/{game['id']}/public", timeout=10,
+                          headers={"Authorization": f"Bearer {key}"}).json()
+    ann, bob = api_view(site, game, 0), api_view(site, game, 1)
+    assert public["table"] == ann["table"] and public["version"] == ann["version"]
+    page = new_context().new_page()
+    page.goto(f"{site.base_url}/watch/{game['id']}#key={key}")
+    wait_until(lambda: page.locator("#watched").is_visible(), "the watch page")
+    if not ann["table"]:  # a new hand was dealt just now: nothing on the table yet
+        assert page.locator("#table-melds-empty").is_visible()
+        return
+    rows = page.locator("#mahjong #table-melds li")
+    assert rows.count() == len(ann["table"])
+    for number, meld in enumerate(ann["table"], 1):
+        row = rows.nth(number - 1)
+        assert cards_in(row) == meld["cards"]
+        names = {"Ann" if s == 0 else "Bob" for s in meld["owners"]}
+        assert all(name in row.get_attribute("aria-label") for name in names)
+    hands = set(ann["hand"]) | set(bob["hand"])
+    watched = set(page.locator("[data-card]").evaluate_all("nodes => nodes.map(n => n.dataset.card)"))
+    assert watched and not watched & hands  # the pile's top and the table's melds only

@@ -25,7 +25,8 @@ export function renderMahjong(view, names, act) {
   section.replaceChildren(...parts);
 }
 
-function tableMelds(view, names) {
+// The table's melds as a numbered list; `view.seat` (none on the watch page) is "you".
+export function tableMelds(view, names) {
   if (!view.table.length) return el("p", { id: "table-melds-empty" }, "No meld on the table yet.");
   const who = (s) => (s === view.seat ? "you" : names[s] || "your opponent");
   return el("ol", { id: "table-melds", class: "table-melds" }, view.table.map((meld, i) => {

@@ -6,6 +6,7 @@
 import { call, describe } from "./api.js";
 import { cardList, cardNode, face, spokenList } from "./cards.js";
 import { $, el, timeLeft } from "./dom.js";
+import { tableMelds } from "./mahjong.js";
 import { renderTableHeading, renderTablePanel, renderTableSheet } from "./table_panel.js";
 import { isTable, localRecord, tableNames, tableStatus, tableTitle } from "./table_view.js";
 
@@ -40,6 +41,8 @@ function draw(view) {
   const top = pile[pile.length - 1];
   $("pile").replaceChildren(top ? cardNode(top) : "empty");
   $("pile-list").textContent = pile.length ? `Discard pile, bottom to top: ${pile.map(face).join(" ")}` : "";
+  $("mahjong").hidden = !Array.isArray(view.table);  // Mahjong gin's melds on the table
+  if (Array.isArray(view.table)) $("mahjong").replaceChildren(el("h2", { id: "mahjong-title" }, "Melds on the table"), tableMelds(view, names));
   drawLastHand(view.last_hand, names);
   $("watched").hidden = false;
 }
