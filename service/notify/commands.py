@@ -216,12 +216,12 @@ def resolve(command: Command, view: dict) -> dict:
         return {"type": "knock", "discard": str(card)}
     if {"type": "big_gin"} in legal:
         return {"type": "big_gin"}
-    knocks = [a for a in legal if a.get("type") == "knock"]
-    if knocks and view.get("knock_limit") == 0:  # straight gin (Mahjong gin too): every knock is a gin
-        return knocks[0]
     arrangement = view.get("arrangement") or {}
     if arrangement.get("deadwood_after_discard") == 0 and arrangement.get("best_discard"):
         return {"type": "knock", "discard": arrangement["best_discard"]}
+    knocks = [a for a in legal if a.get("type") == "knock"]
+    if knocks and "table" in view:  # Mahjong gin is straight gin: every knock it allows is a gin
+        return knocks[0]
     raise CommandError(f"{command}: no discard leaves you without deadwood "
                        f"(the best leaves {arrangement.get('deadwood_after_discard', '?')})")
 
