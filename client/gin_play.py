@@ -104,11 +104,11 @@ def mahjong_action(verb: str, rest: list[str], view: dict) -> dict:
     meld 3H 4H 5H, add 6H to 2 (the table's meld number as shown, from 1)."""
     if verb == "take":
         count = int(rest[0])
-        if rest[1:] not in ([], ["cards"]) or count < 1:
+        if rest[1:] not in ([], ["cards"], ["from", "the", "pile"], ["from", "pile"]) or not 1 <= count <= 52:
             raise UsageError("take a number of cards from the top of the pile, like take 3")
         pile = view.get("discard_pile") or []
-        if count == 1:
-            return {"type": "draw", "from": "discard"}
+        if count == 1:  # as `take`: the upcard while it is offered, else the pile's top
+            return action_from_words(["take"], view)
         if "table" not in view:
             raise UsageError("only Mahjong gin takes several discards; write take for the top card")
         if count > len(pile):

@@ -24,15 +24,17 @@ DRAW = {"seat": 0, "phase": "draw", "discard_pile": ["8H", "3C", "5D"], "table":
 PLAIN = {"seat": 0, "phase": "draw", "discard_pile": ["8H", "3C", "5D"], "legal_actions": []}
 
 
-@pytest.mark.parametrize("words", ["take 3", "take 2 cards", "take 1", "meld 8c 8d 10h", "lay 8C 8D 8H",
+@pytest.mark.parametrize("words", ["take 3", "take 2 cards", "take 1", "take 2 from the pile", "meld 8c 8d 10h", "lay 8C 8D 8H",
                                    "add 6H to 2", "add 6h to meld 1", "add 7H 2"])
 def test_gin_play_reads_the_words_of_the_mail_replies(words):
     assert action_from_words(words.split(), DRAW) == resolve(parse_command(words), DRAW)
+    offer = {**DRAW, "phase": "upcard_offer"}
+    assert action_from_words(words.split(), offer) == resolve(parse_command(words), offer)
 
 
 @pytest.mark.parametrize("words, view", [
     ("meld 8C 8D", DRAW), ("meld 8C 8D 8X", DRAW), ("add 6H", DRAW), ("add 6H to 0", DRAW),
-    ("add 6H to 3", DRAW), ("take 4", DRAW), ("take 2", PLAIN), ("take 3 please", DRAW)])
+    ("add 6H to 3", DRAW), ("take 4", DRAW), ("take 2", PLAIN), ("take 3 please", DRAW), ("take 0", DRAW), ("take 53", DRAW)])
 def test_gin_play_and_the_mail_refuse_the_same_words_with_the_same_reason(words, view):
     with pytest.raises(gin.UsageError) as typed:
         action_from_words(words.split(), view)
