@@ -233,8 +233,9 @@ def build_parser() -> argparse.ArgumentParser:
                              help="hours each player has per move, or 'none' for no deadline "
                                   "(default: the service's, 72)")
             sub.add_argument("--email", help="email address for notifications")
-            sub.add_argument("--seats", type=int, choices=(2, 3, 4), default=2,
-                             help="players: 2, 3 (one sits out each hand) or 4 (two partnerships)")
+            sub.add_argument("--seats", type=int, choices=(2, 3, 4, 6, 8), default=2,
+                             help="players: 2, 3 (one sits out each hand), or 4, 6 or 8 (two teams of "
+                                  "2, 3 or 4; e.g. --preset tedesco_gin_teams_of_three --seats 6)")
             sub.add_argument("--vs-bot", action="store_true",
                              help="play the computer: challenge the server's house bot as your player "
                                   "(gin register first) and take your seat once it accepts")

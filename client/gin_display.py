@@ -143,7 +143,7 @@ def format_deadline(text: str | None, now: datetime | None = None) -> str:
 
 
 def seat_view(view: dict) -> dict:
-    """A table's view (3 or 4 seats: it has `format`) as the two-seat view of the caller's own
+    """A table's view (3, 4, 6 or 8 seats: it has `format`) as the two-seat view of the caller's own
     board, in that board's local seats, so the moves, the hints and the bot read it unchanged.
     A two-seat view is returned as it is."""
     if "format" not in view:
@@ -159,7 +159,7 @@ def seat_view(view: dict) -> dict:
 
 
 def render_table_view(view: dict, style: Style, game_id: str, invites: list | None = None) -> str:
-    """A table of three (a rotation) or four (two partnerships): the sides' scores, who is to move
+    """A table of three (a rotation), or two teams of 2, 3 or 4 (4, 6 or 8 seats): the sides' scores, who is to move
     on which board, who sits out, then the caller's own board as a two-seat game."""
     seat = view.get("seat", 0)
     names = {p["seat"]: p.get("name") or f"seat {p['seat']}" for p in view.get("players") or []}
@@ -167,6 +167,8 @@ def render_table_view(view: dict, style: Style, game_id: str, invites: list | No
     sides = "  ".join("+".join(names.get(s, f"seat {s}") for s in side) + f" {totals[i] if i < len(totals) else 0}"
                       for i, side in enumerate(view.get("sides") or []))
     kind = "three players, one sits out" if view.get("format") == "rotation" else "two partnerships"
+    if (view.get("team_size") or 2) > 2:  # Tedesco's teams: a board per pair at once, round by round
+        kind = f"two teams of {view['team_size']}, round {view.get('round', 0) + 1}"
     target = (view.get("rules") or {}).get("target")
     lines = [f"Game {game_id[:8]}  {kind}  you: {names.get(seat, seat)}  score {sides}"
              + (f" (to {target})" if target else "")]
@@ -187,6 +189,10 @@ def render_table_view(view: dict, style: Style, game_id: str, invites: list | No
                          + (f"{'you' if mover == seat else names.get(mover)} to move" if mover is not None
                             else "waiting") + f", stock {board.get('stock_count')}"
                          + (f" (deadline {format_deadline(board['deadline'])})" if board.get("deadline") else ""))
+    bonus = next((row for row in reversed((view.get("scores") or {}).get("sheet") or []) if row.get("hand") is None), None)
+    if bonus:  # the last round a whole team won
+        team = "+".join(names.get(s, str(s)) for s in (view.get("sides") or [[]])[bonus["side"]])
+        lines.append(f"Team bonus: {team} +{bonus.get('team_bonus')} (round {bonus.get('round', 0) + 1}, all won)")
     if view.get("sitting_out") is not None:
         lines.append(f"Sitting out: {'you' if view['sitting_out'] == seat else names.get(view['sitting_out'])}")
     own = view.get("my_board")

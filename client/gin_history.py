@@ -160,7 +160,8 @@ def table_score_sheet(view: dict, seat: int | None = None) -> str:
     lines = [f"{'hand':>4}  {'board':5}  {'players':24}  {'won by':14}  {'points':>6}"]
     for row in (view.get("scores") or {}).get("sheet") or []:
         if row.get("hand") is None:  # a team bonus
-            lines.append(f"{'':>4}  team bonus to {label[row['side']]}: {row.get('team_bonus')}")
+            lines.append(f"{'':>4}  round {row.get('round', 0) + 1}: team bonus to {label[row['side']]}: "
+                         f"{row.get('team_bonus')}")
             continue
         a, b = row.get("seats") or (None, None)
         winner = row.get("winner")

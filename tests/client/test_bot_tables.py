@@ -1,5 +1,5 @@
-"""The reference bot and the client's display at tables of three and four seats (issue 14): one
-bot process plays every seat of a rotation and of a partnership to the end against a real
+"""The reference bot and the client's display at tables of 3, 4, 6 and 8 seats (issue 14): one
+bot process plays every seat of a rotation, a partnership and Tedesco's teams of three and four to the end against a real
 gunicorn, and the client draws a table's view: the sides' scores, who is to move on which board,
 who sits out, and the caller's own board."""
 from __future__ import annotations
@@ -13,8 +13,8 @@ import pytest
 from client import gin
 
 
-def new_table(url: str, seats: int, target: int) -> tuple[str, dict[int, str]]:
-    created = gin.Api(url).create_game({"name": "A", "seats": seats, "rules": {"preset": "standard", "target": target}})
+def new_table(url: str, seats: int, target: int, preset: str = "standard") -> tuple[str, dict[int, str]]:
+    created = gin.Api(url).create_game({"name": "A", "seats": seats, "rules": {"preset": preset, "target": target}})
     tokens = {0: created["token"]}
     for invite in created["invites"]:
         joined = gin.Api(url).join_game(created["game_id"], {"invite_code": invite["invite_code"],
@@ -23,11 +23,14 @@ def new_table(url: str, seats: int, target: int) -> tuple[str, dict[int, str]]:
     return created["game_id"], tokens
 
 
-@pytest.mark.parametrize("seats, winners", [(3, 1), (4, 2)])
-def test_one_bot_process_plays_every_seat_of_a_table_to_its_end(gin_server, copied_client, seats, winners):
-    game_id, tokens = new_table(gin_server, seats, target=30)
-    done = subprocess.run([sys.executable, str(copied_client / "bot.py"), "--server", gin_server, "--wait", "0",
-                           "--poll-delay", "0.02", "--max-poll-delay", "0.1",
+@pytest.mark.parametrize("seats, winners, preset", [(3, 1, "standard"), (4, 2, "standard"),
+                                                    (6, 3, "tedesco_gin_teams_of_three"), (8, 4, "tedesco_gin")])
+def test_one_bot_process_plays_every_seat_of_a_table_to_its_end(gin_server, copied_client, seats, winners, preset):
+    game_id, tokens = new_table(gin_server, seats, target=30, preset=preset)
+    # Six or eight seats polling every 0.1 s from one address would pass its rate limit (600 a
+    # minute): those wait on the game's stream, as the bot does by default.
+    waiting = ["--wait", "0", "--poll-delay", "0.02", "--max-poll-delay", "0.1"] if seats <= 4 else ["--wait", "5"]
+    done = subprocess.run([sys.executable, str(copied_client / "bot.py"), "--server", gin_server, *waiting,
                            *(f"{game_id}:{tokens[s]}" for s in range(seats))],
                           capture_output=True, text=True, timeout=300, cwd=copied_client)
     assert done.returncode == 0, done.stderr[-2000:]
@@ -39,6 +42,10 @@ def test_one_bot_process_plays_every_seat_of_a_table_to_its_end(gin_server, copi
     assert view["status"] == "finished" and view["result"]["reason"] == "target"
     assert max(view["result"]["totals"]) >= 30
     text = gin.render_view(view, 0, gin.Style(False), game_id)
+    if seats > 4:  # Tedesco's teams: the table's kind, and every board each round had
+        assert f"two teams of {seats // 2}" in text
+        decided = [row for row in view["scores"]["sheet"] if row["hand"] is not None]
+        assert len(decided) % (seats // 2) == 0 and {row["board"] for row in decided} == set(range(seats // 2))
     assert "The match is over" in text and ("You win" in text) == (0 in view["result"]["winner_seats"])
     # The score sheet and the history in table seats: each move named for the table seat that made it.
     sheet = gin.score_sheet(view, 0)
@@ -72,3 +79,23 @@ def test_the_client_draws_a_table(gin_server):
     from client import bot
     assert bot.my_turn(views[mover]) and not bot.my_turn(views[out])
     assert bot.choose_action(gin.seat_view(views[mover])) in views[mover]["legal_actions"]
+
+
+def test_the_client_draws_a_team_table_with_its_round_and_team_bonus(gin_server):
+    """Eight seats: four boards, the caller's own among them, the round, and a team bonus line
+    once a round was won by a whole team (a view as the server sends it, with one such line)."""
+    game_id, tokens = new_table(gin_server, 8, target=50, preset="tedesco_gin")
+    view = gin.Api(gin_server, tokens[5]).view(game_id)[0]
+    text = gin.render_view(view, 5, gin.Style(False), game_id)
+    assert "two teams of 4, round 1" in text and "Hand:" in text
+    assert all(f"Board {i}:" in text for i in range(4))
+    assert not any(f"Board {i}:" in text for i in range(4, 8))
+    hands = {s: set(gin.Api(gin_server, tokens[s]).view(game_id)[0]["my_board"]["view"]["hand"]) for s in (1, 3, 7)}
+    shown = set(re.findall(r"\b[A2-9TJQK][CDHS]\b", text))
+    mine = set(view["my_board"]["view"]["hand"])
+    # Each board has its own deck: a partner's card may share a name with one of mine; no other is shown.
+    assert not (hands[1] | hands[3] | hands[7]) - mine & shown
+    view["scores"]["sheet"].append({"hand": None, "round": 0, "team_bonus": 50, "side": 1, "games_credited": [0]})
+    text = gin.render_view(view, 5, gin.Style(False), game_id)
+    assert "Team bonus: P1+P3+P5+P7 +50 (round 1, all won)" in text
+    assert "round 1: team bonus to P1+P3+P5 (you)+P7: 50" in gin.score_sheet(view, 5)
