@@ -246,6 +246,9 @@ def test_four_players_see_both_boards_and_the_partnerships(site, new_context):
         assert_page_hides(page, set(views[opponent]["my_board"]["view"]["hand"]) - shown_anyway,
                           "a page shows the opponent's hand")
 
+    # Each board's mover sees its own deadline (its own clock, not only the seat's on_clock).
+    for mover in api_view(site, game_id, tokens[0])["to_move"]:
+        wait_until(lambda seat=mover: " Due " in status(pages[seat]), f"seat {mover}'s own deadline on its page")
     # One move on each board, each by clicking on the page of the seat to move there; the other
     # board's players see it in their panel.
     for index in (0, 1):
