@@ -33,6 +33,7 @@ from ..errors import Problem
 from ..extensions import db
 from ..rules import Rules
 from ..rules.options import PRESETS
+from ..table_games import SEAT_COUNTS
 from ..tokens import hash_secret
 from . import compose, confirm, message, outbox, senders
 from .addresses import check_email, normalised
@@ -43,6 +44,7 @@ from .settings import setting
 from .wording import rules_in_words
 
 NEW_LOCAL = "new"
+MORE_INVITEES = "_more_invitees"  # kept with a new@ request's rules: the addresses of seats 2, 3, ...
 MOVE_TIME_HOURS = 72  # a game started by mail has the API's default move time
 _NAME = re.compile(r"^[^\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]{1,40}$")
 
@@ -98,7 +100,9 @@ def over_limit(sender: str | None, client: str | None, moment, asked: int = 1) -
 
 # A table's invitation: each seat's carries its own invite code.
 TABLE_WORDS = {3: " for three players (one sits out each hand; the winner of a hand plays the one who sat out)",
-               4: " for four players in two partnerships (two games at once, partners' points combined)"}
+               4: " for four players in two partnerships (two games at once, partners' points combined)",
+               6: " for six players in two teams of three (three games at once, teammates' points combined)",
+               8: " for eight players in two teams of four (four games at once, teammates' points combined)"}
 
 
 def table_words(seats: int, seat: int) -> str:
@@ -232,16 +236,23 @@ def _start(msg, secret: str, word: str, envelope_sender, moment):
         return "stopped", "the address gets no more mail from this service"
     if word != "confirm" or row.game_id is not None:
         return "ignored", "no confirm or stop found, or the game was started already"
-    if confirm.status(row.invitee) == confirm.STOPPED:
-        return "failed", "the opponent's address asked for no mail"
+    rules = json.loads(row.rules or "{}")
+    others = rules.pop(MORE_INVITEES, [])  # a table asked for: seats 2, 3, ... in the order given
+    if any(confirm.status(address) == confirm.STOPPED for address in [row.invitee, *others]):
+        return "failed", "an opponent's address asked for no mail"
     starter = senders.from_address(msg)
     confirm.confirmed(starter, moment)
-    game, _token, invite_code = store.create_game(Rules.from_dict(json.loads(row.rules or "{}")),
-                                                  row.inviter_name or "Host", MOVE_TIME_HOURS)
+    game, _token, invites = store.open_game(Rules.from_dict(rules), row.inviter_name or "Host", 2 + len(others),
+                                            MOVE_TIME_HOURS)
     set_contact(game.id, 0, moment, email=starter, mail_mode="turn")
-    row.game_id, row.join_hash = game.id, hash_secret(invite_code)
-    send_invitation(game, row, invite_code, row.invitee, moment)
-    _tell_starter(game, starter, row.invitee, moment)
+    row.game_id, row.join_hash = game.id, hash_secret(invites[1])
+    send_invitation(game, row, invites[1], row.invitee, moment)
+    for seat, address in enumerate(others, 2):
+        more = MailInvitation(game_id=game.id, sender=row.sender, invitee=address, join_hash=hash_secret(invites[seat]),
+                              created_at=moment)
+        db.session.add(more)
+        send_invitation(game, more, invites[seat], address, moment, seat)
+    _tell_starter(game, starter, ", ".join([row.invitee, *others]), moment)
     return "started", f"game {game.id} created, invitation sent", game.id
 
 
@@ -264,19 +275,21 @@ def _new_game(msg, envelope_sender, moment):
         return "ignored", "no single From address, or it does not match the envelope / authentication"
     try:
         sender = check_email(sender)
-        opponent, name, rules = parse_request(strip_reply(text_of(msg)), msg_display_name(msg), sender)
+        opponents, name, rules = parse_request(strip_reply(text_of(msg)), msg_display_name(msg), sender)
     except (ValueError, Refused) as exc:
         return "ignored", f"not a game request: {exc}"
-    if confirm.status(sender) == confirm.STOPPED or confirm.status(opponent) == confirm.STOPPED:
+    if any(confirm.status(address) == confirm.STOPPED for address in [sender, *opponents]):
         return "ignored", "an address that said stop"
-    if over_limit(senders.mailbox(sender), None, moment):
+    if over_limit(senders.mailbox(sender), None, moment, asked=len(opponents)):
         return "ignored", "enough invitations from this sender today"
     secret = secrets.token_urlsafe(32)
-    db.session.add(MailInvitation(sender=senders.mailbox(sender), invitee=normalised(opponent), inviter_name=name,
-                                  rules=json.dumps(rules), start_hash=hash_secret(secret), created_at=moment))
+    others = [normalised(address) for address in opponents[1:]]
+    db.session.add(MailInvitation(sender=senders.mailbox(sender), invitee=normalised(opponents[0]), inviter_name=name,
+                                  rules=json.dumps({**rules, **({MORE_INVITEES: others} if others else {})}),
+                                  start_hash=hash_secret(secret), created_at=moment))
     reply_to = message.address("start", secret)
     text = (f"Someone asked the Gin Rummy service at {setting('BASE_URL').rstrip('/')} from this "
-            f"address to start a game against {opponent}.\n"
+            f"address to start a game against {', '.join(opponents)}.\n"
             f"The rules: {rules_in_words(Rules.from_dict(rules).to_dict())}\n\n"
             "To start it and send the invitation, reply to this mail with the one word\n\n    confirm\n\n"
             "If you did not ask for this, ignore this mail; to never get mail from this service, "
@@ -288,14 +301,15 @@ def _new_game(msg, envelope_sender, moment):
     return "asked", "the sender was asked to confirm the new game"
 
 
-def parse_request(text: str, display_name: str, sender: str) -> tuple[str, str, dict]:
-    """(opponent's address, the starter's name, rules) from a new@ mail's body:
+def parse_request(text: str, display_name: str, sender: str) -> tuple[list[str], str, dict]:
+    """(the opponents' addresses, the starter's name, rules) from a new@ mail's body:
 
         bob@example.org
         name Ann
         rules oklahoma target 150
-    """
-    opponent, name, rules = None, _name(display_name) or _name(sender.split("@")[0]) or "Host", {}
+
+    An address per line: one makes a game of two, more a table (seats 1, 2, ... in their order)."""
+    opponents, name, rules = [], _name(display_name) or _name(sender.split("@")[0]) or "Host", {}
     for line in text.splitlines():
         words = line.split()
         if not words:
@@ -305,14 +319,16 @@ def parse_request(text: str, display_name: str, sender: str) -> tuple[str, str, 
             name = _name(" ".join(words[1:]))
         elif head == "rules":
             rules = _rules(words[1:])
-        elif "@" in line and opponent is None:
+        elif "@" in line:
             candidate = words[-1] if head in ("opponent", "invite", "to") else words[0]
-            opponent = check_email(candidate.strip("<>,;"))
+            opponents.append(check_email(candidate.strip("<>,;")))
         else:
             raise Refused(f"a line that is not an address, name or rules: {line[:60]!r}")
-    if opponent is None or senders.same_address(opponent, sender):
+    if not opponents or any(senders.same_address(o, sender) for o in opponents):
         raise Refused("no opponent's address (other than the sender's own)")
-    return opponent, name, rules
+    if len({normalised(o) for o in opponents}) != len(opponents) or len(opponents) + 1 not in SEAT_COUNTS:
+        raise Refused(f"{len(opponents)} opponents' addresses (an address twice, or no table of that size)")
+    return opponents, name, rules
 
 
 def _rules(words: list[str]) -> dict:

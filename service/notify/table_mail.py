@@ -1,9 +1,9 @@
-"""Mail text for a seat at a table of three or four (issue 14), from that seat's table view alone.
+"""Mail text for a seat at a table of 3, 4, 6 or 8 (issue 14), from that seat's table view alone.
 
 The view (service/table_schemas.py) holds the seat's own board as an ordinary two-player view
 (`my_board.view`: its own hand only), every board's public state and the scores per side; this
 module puts them in words. The seat's own board reads as a two-seat mail does (hand, melds, pile,
-commands); the other board of a partnership, or the board in play while the seat sits out, shows
+commands); the other boards of a partnership, or the board in play while the seat sits out, shows
 only what is public of it (who plays, who is to move, the top of its discard pile). A partner's
 hand in play never appears: no view carries it.
 
@@ -73,6 +73,10 @@ def pair(scene: Scene, seats) -> str:
     return f"{scene.who(a)} v {scene.who(b)}"
 
 
+def team_size(scene: Scene) -> int:
+    return scene.view.get("team_size") or 2
+
+
 def side_name(scene: Scene, side: int, you: bool = False) -> str:
     seats = (scene.view.get("sides") or [])[side]
     words = [scene.who(s) if you else name(scene, s) for s in seats]
@@ -92,9 +96,15 @@ def format_line(scene: Scene) -> str:
     if rotation(scene):
         return ("The table: three players, one sitting out each hand; the winner of a hand plays "
                 "the one who sat out.")
-    return (f"The table: two partnerships, {side_name(scene, scene.view.get('side', 0), you=True)} against "
-            f"{side_name(scene, 1 - scene.view.get('side', 0))}, on two boards at once; partners' points "
-            "count together.")
+    size = team_size(scene)
+    mine, theirs = side_name(scene, scene.view.get('side', 0), you=True), side_name(scene, 1 - scene.view.get('side', 0))
+    if size == 2:
+        return (f"The table: two partnerships, {mine} against {theirs}, on two boards at once; partners' "
+                "points count together.")
+    bonus = (scene.view.get("rules") or {}).get("team_bonus", 25) * (size - 2)
+    return (f"The table: two teams of {size}, {mine} against {theirs}, on {size} boards at once; each "
+            f"round everyone plays another of the other team. Round {scene.view.get('round', 0) + 1}. "
+            f"Team points count together, and a team all of whose players win a round scores {bonus} more.")
 
 
 def board_lines(scene: Scene) -> list[str]:
@@ -285,7 +295,8 @@ def headline(scene: Scene) -> list[str]:
         board = next((b for b in scene.view.get("boards") or [] if b is not None), None)
         playing_now = f": {pair(scene, board['seats'])} play it" if board else ""
         return [f"You sit out this hand, {scene.me}{playing_now}. The winner plays you next."]
-    return [f"Your hand of this round is over, {scene.me}: waiting for the other board."]
+    others = "the other board" if team_size(scene) == 2 else "the other boards"
+    return [f"Your hand of this round is over, {scene.me}: waiting for {others}."]
 
 
 def opening_lines(scene: Scene, kind: str) -> list[str]:
@@ -392,10 +403,10 @@ def refusal(text: str, scene: Scene) -> str:
 
 
 def subject(game_id: str, names: dict[int, str], seat: int) -> str:
-    """One subject per game and seat: the reader first. Three seats: "Ann v Bob v Carl"; four, by
-    partnership (seats 0+2 against 1+3): "Ann & Carl v Bob & Dan"."""
+    """One subject per game and seat: the reader first. Three seats: "Ann v Bob v Carl"; four, six
+    or eight, by team (seats 0, 2.. against 1, 3..): "Ann & Carl v Bob & Dan"."""
     seats = sorted(names)
-    if len(seats) == 4:
+    if len(seats) > 3:
         mine = [s for s in seats if s % 2 == seat % 2]
         mine.sort(key=lambda s: s != seat)
         theirs = [s for s in seats if s % 2 != seat % 2]

@@ -1,4 +1,4 @@
-"""Helpers for mail at tables of three and four seats: start one with every seat's address, turn a
+"""Helpers for mail at tables of 3, 4, 6 and 8 seats: start one with every seat's address, turn a
 move into the reply a player would write, and scan a mail for cards its seat may not see."""
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from service.notify.layout import WIDTH
 
 from .conftest import confirm_addresses, text
 
-NAMES = {0: "Ann", 1: "Bob", 2: "Carl", 3: "Dan"}
+NAMES = {0: "Ann", 1: "Bob", 2: "Carl", 3: "Dan", 4: "Eve", 5: "Fay", 6: "Gus", 7: "Hal"}
 EMAILS = {seat: f"{name.lower()}@example.org" for seat, name in NAMES.items()}
 # A card as a word of its own: not two letters inside a reply address, a link's key or a %5D.
 CARD_WORD = re.compile(r"(?<![A-Za-z0-9_+=%-])[A2-9TJQK][CDHS](?![A-Za-z0-9_-])")
@@ -54,9 +54,9 @@ def command_for(action: dict) -> str:
 
 def expected_subject(game_id: str, seats: int, seat: int) -> str:
     tag = f"[Gin {game_id[:8]}]"
-    if seats == 4:
-        mine = [seat, (seat + 2) % 4]
-        theirs = sorted(s for s in range(4) if s % 2 != seat % 2)
+    if seats > 3:  # by team, the reader first
+        mine = [seat] + [s for s in range(seat % 2, seats, 2) if s != seat]
+        theirs = list(range(1 - seat % 2, seats, 2))
         return f"{tag} {' & '.join(NAMES[s] for s in mine)} v {' & '.join(NAMES[s] for s in theirs)}"
     return f"{tag} {' v '.join(NAMES[s] for s in [seat] + [s for s in range(3) if s != seat])}"
 
