@@ -31,6 +31,14 @@ async function showInvitation() {
 
 // How the table plays, and where this code seats you (seats are numbered from 1 on the page).
 function tableFormat(data) {
+  if (data.format === "partnership" && data.seats > 4) {  // Tedesco's teams of three or four
+    const size = data.seats / 2;
+    const team = (first) => Array.from({ length: size }, (_, j) => first + 2 * j + 1);  // shown from 1
+    const mates = team(data.seat % 2).filter((s) => s !== data.seat + 1);
+    return `Two teams of ${size}: seats ${team(0).join(", ")} against ${team(1).join(", ")}, ${size} boards at once, ` +
+      `each round against another of the other team. This link takes seat ${data.seat + 1}; ` +
+      `your teammates hold seats ${mates.join(", ")}.`;
+  }
   if (data.format === "partnership") {
     const partner = (data.seat + 2) % 4;
     return `Two partnerships: seats 1 & 3 against 2 & 4, two boards at once. This link takes seat ${data.seat + 1}; ` +

@@ -1,5 +1,5 @@
-// The landing page: start a game of 2, 3 or 4 players, then go to the new seat's page (which shows
-// the invite link, or one per seat to fill at a table of three or four).
+// The landing page: start a game of 2, 3, 4, 6 or 8 players, then go to the new seat's page (which
+// shows the invite link, or one per seat to fill at a table).
 import { call, describe } from "./api.js";
 import { $ } from "./dom.js";
 import { allSeats, saveSeat } from "./seats.js";

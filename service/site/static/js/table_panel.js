@@ -1,4 +1,4 @@
-// The seat page's panel for a table of three or four: every seat and what it does, every board in
+// The seat page's panel for a table of 3, 4, 6 or 8: every seat and what it does, every board in
 // play (public part only: the discard pile, card counts, the stock; never a hand), the scores per
 // side, the score sheet, the invites still to send. The caller's own board is drawn by table.js.
 import { cardList, cardNode, spokenList } from "./cards.js";
@@ -18,9 +18,14 @@ export function renderTableHeading(table) {
     ` · to ${table.rules.target}` + (table.format === "partnership" && table.status === "active" ? ` · round ${table.round + 1}` : "");
 }
 
+// Tedesco's teams of three or four (six or eight seats): a board per pair, round by round.
+function teams(table) {
+  return table.format === "partnership" && table.team_size > 2;
+}
+
 function seatLine(table, seat, names) {
   const partners = (table.sides[table.side] || []).filter((s) => s !== table.seat);  // a watcher has no side
-  const role = seat === table.seat ? " (you)" : partners.includes(seat) ? " (your partner)" : "";
+  const role = seat === table.seat ? " (you)" : partners.includes(seat) ? (teams(table) ? " (your teammate)" : " (your partner)") : "";
   const board = table.boards.find((b) => b && b.seats.includes(seat));
   const doing = table.players[seat].name === null ? "not joined yet"
     : table.status !== "active" ? ""
@@ -32,7 +37,7 @@ function seatLine(table, seat, names) {
 
 function standings(table, names) {
   const games = table.scores.games;
-  const header = el("tr", {}, el("th", { scope: "col" }, table.format === "partnership" ? "Partnership" : "Player"),
+  const header = el("tr", {}, el("th", { scope: "col" }, teams(table) ? "Team" : table.format === "partnership" ? "Partnership" : "Player"),
     ...games.map((_, i) => el("th", { scope: "col" }, games.length > 1 ? `Game ${i + 1}` : "Points")),
     el("th", { scope: "col" }, "Hands won"));
   const rows = table.sides.map((_, side) => el("tr", { class: side === table.side ? "mine" : "", dataset: { side: String(side) } },
@@ -58,15 +63,28 @@ function publicBoard(table, board, names) {
 
 export function renderTablePanel(table) {
   const names = tableNames(table);
-  const parts = [el("h2", { id: "table-panel-title" }, table.format === "partnership" ? "The partnerships" : "The table"),
+  const parts = [el("h2", { id: "table-panel-title" }, teams(table) ? "The teams" : table.format === "partnership" ? "The partnerships" : "The table"),
     el("ul", { class: "seats" }, table.players.map((_, seat) => seatLine(table, seat, names)))];
-  if (table.status === "active") {
-    parts.push(...table.boards.filter(Boolean).map((board) => publicBoard(table, board, names)));
+  if (teams(table)) parts.push(teamNote(table, names));
+  if (table.status === "active") {  // side by side where they fit, one under another on a phone
+    parts.push(el("div", { class: "boards" }, table.boards.filter(Boolean).map((board) => publicBoard(table, board, names))));
   }
-  parts.push(el("h3", {}, table.format === "partnership" ? "Partnership scores" : "Standings"), standings(table, names));
+  parts.push(el("h3", {}, teams(table) ? "Team scores" : table.format === "partnership" ? "Partnership scores" : "Standings"), standings(table, names));
   if (table.result) parts.push(settlement(table, names));
   $("table-panel").replaceChildren(...parts);
   $("table-panel").hidden = false;
+}
+
+// How the teams play, the round, and the last team bonus credited.
+function teamNote(table, names) {
+  const size = table.team_size;
+  const bonus = (table.rules.team_bonus ?? 25) * (size - 2);  // an extra option: absent when 25
+  const last = table.scores.sheet.filter((line) => line.hand === null).pop();
+  return el("p", { class: "team-note" },
+    `Two teams of ${size}, ${size} boards at once: each round everyone plays another of the other team` +
+    (table.status === "active" ? ` (round ${table.round + 1})` : "") +
+    `. A team all of whose players win a round scores ${bonus} more.` +
+    (last ? ` Last team bonus: ${sideName(table, last.side, names)} +${last.team_bonus} in round ${last.round + 1}.` : ""));
 }
 
 function settlement(table, names) {
@@ -88,9 +106,10 @@ export function renderTableSheet(container, table) {
     el("th", { scope: "col" }, "Result"), ...sides.map((side) => el("th", { scope: "col" }, sideName(table, side, names))));
   const rows = table.scores.sheet.map((line) => el("tr", {},
     el("th", { scope: "row" }, line.hand === null ? "bonus" : String(line.hand)),
-    el("td", {}, line.seats ? `${line.seats.map((s) => names[s]).join(" v ")}${table.boards.length > 1 ? ` (board ${line.board + 1})` : ""}` : ""),
+    el("td", {}, line.seats ? `${line.seats.map((s) => names[s]).join(" v ")}${table.boards.length > 1 ? ` (board ${line.board + 1})` : ""}`
+      : line.round !== undefined ? `round ${line.round + 1}` : ""),
     el("td", {}, line.hand === null ? "team bonus" : `${RESULT[line.result] || line.result || ""}, ${line.winner === null || line.winner === undefined ? "nobody" : names[line.winner]}`),
-    ...sides.map((side) => el("td", {}, line.side === side ? String(line.points) : ""))));
+    ...sides.map((side) => el("td", {}, line.side === side ? String(line.hand === null ? line.team_bonus : line.points) : ""))));
   const games = table.scores.games;
   const totals = el("tr", { class: "totals" }, el("th", { scope: "row" }, "Total"), el("td", {}, ""), el("td", {}, ""),
     ...sides.map((side) => el("td", {}, games.map((g) => String((g.final || g).totals[side])).join(" / "))));
