@@ -151,14 +151,19 @@ def create_game(rules: Rules, name: str, move_time_hours: int | None = deadlines
     return game, token, invites[1]
 
 
-def open_game(rules: Rules, name: str, seats: int = 2,
-              move_time_hours: int | None = deadlines.DEFAULT_MOVE_TIME_HOURS) -> tuple[Game, str, dict[int, str]]:
-    """A new game of `seats` seats (2, 3 or 4) with the creator in seat 0; returns it, the
-    creator's token and an invite code per other seat ({seat: code}): each opens its own seat."""
+def check_seats(rules: Rules, seats: int) -> None:
+    """InvalidRules (or ValueError) when these rules cannot be played by `seats` players."""
     if seats > 2:
         if rules.knock_card == "second_deck":  # its knock decks are numbered by hand: two seats only
             raise InvalidRules("knock_card", "a second-deck knock card is offered for two seats only")
         TableGame.new(rules, seats)  # what a table refuses (Mahjong gin), refused before anything is stored
+
+
+def open_game(rules: Rules, name: str, seats: int = 2,
+              move_time_hours: int | None = deadlines.DEFAULT_MOVE_TIME_HOURS) -> tuple[Game, str, dict[int, str]]:
+    """A new game of `seats` seats (2, 3 or 4) with the creator in seat 0; returns it, the
+    creator's token and an invite code per other seat ({seat: code}): each opens its own seat."""
+    check_seats(rules, seats)
     token, invites = new_token(), {seat: new_invite_code() for seat in range(1, seats)}
     game = Game(id=new_game_id(), status=WAITING, rules=rules.to_dict(), state=None)
     game.seats = [Seat(seat=0, name=name, token_hash=hash_secret(token), joined_at=utcnow())] + [

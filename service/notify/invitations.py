@@ -328,6 +328,7 @@ def parse_request(text: str, display_name: str, sender: str) -> tuple[list[str],
         raise Refused("no opponent's address (other than the sender's own)")
     if len({normalised(o) for o in opponents}) != len(opponents) or len(opponents) + 1 not in SEAT_COUNTS:
         raise Refused(f"{len(opponents)} opponents' addresses (an address twice, or no table of that size)")
+    store.check_seats(Rules.from_dict(rules), len(opponents) + 1)  # Mahjong gin is for two, say
     return opponents, name, rules
 
 

@@ -141,3 +141,29 @@ def test_a_stopped_address_or_the_days_cap_refuses_the_whole_table(nclient, noti
     assert mail_server.catcher.to("eve@example.org") == [] and mail_server.catcher.to("fay@example.org") == []
     assert len(mail_server.catcher.messages) == mails + 2
     assert len([m for m in mail_server.catcher.to(EMAILS[3]) if "invites you" in m["Subject"]]) == 1
+
+
+def test_a_mail_to_new_naming_two_addresses_starts_a_table_of_three(nclient, notify_app, mail_server, listener):
+    from .conftest import DOMAIN
+    catcher = mail_server.catcher
+    reply(listener, f"new@{DOMAIN}", f"{EMAILS[1]}\n{EMAILS[2]}\nname Ann\nrules target 25", sender=EMAILS[0])
+    # Not a table: five players, an address twice, Mahjong gin at three: nobody is asked anything.
+    for body in ("\n".join(EMAILS[s] for s in (1, 2, 3)) + "\neve@example.org", f"{EMAILS[1]}\n{EMAILS[1].upper()}",
+                 f"{EMAILS[1]}\n{EMAILS[2]}\nrules mahjong_gin"):
+        reply(listener, f"new@{DOMAIN}", body, sender="zed@example.org")
+    deliver(notify_app)
+    assert catcher.to("zed@example.org") == []
+    [ask] = catcher.to(EMAILS[0])
+    assert f"a game against {EMAILS[1]}, {EMAILS[2]}" in flat(text(ask))
+    reply(listener, reply_address(ask), "confirm", sender=EMAILS[0])
+    deliver(notify_app)
+    invitations = {seat: invitation_to(catcher, EMAILS[seat]) for seat in (1, 2)}
+    game_id = invitations[1]["X-Gin-Game"]
+    assert invitations[2]["X-Gin-Game"] == game_id and invitations[2]["X-Gin-Seat"] == "2"
+    assert "for three players" in flat(text(invitations[2]))
+    assert f"the invitation went to {EMAILS[1]}, {EMAILS[2]}" in flat(text(catcher.to(EMAILS[0])[-1]))
+    for seat in (2, 1):
+        reply(listener, reply_address(invitations[seat]), f"join {NAMES[seat]}", sender=EMAILS[seat])
+    assert seat_names(notify_app, game_id) == ["Ann", "Bob", "Carl"]
+    game = stored_game(notify_app, game_id)
+    assert game.status == "active" and game.rules["target"] == 25 and len(game.state["board_hands"]) >= 1
