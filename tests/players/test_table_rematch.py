@@ -11,7 +11,7 @@ from ..api.table_helpers import board_secrets, mover_and_action
 from .support import events_of, new_player
 from .test_players import count
 
-NAMES = ["Ann", "Bob", "Cy", "Dee"]
+NAMES = ["Ann", "Bob", "Cy", "Dee", "Eli", "Flo"]
 
 
 def players_table(client, seats: int, rules: dict | None = None) -> tuple[list[dict], dict]:
@@ -45,7 +45,7 @@ def kinds(app, player: dict) -> list[str]:
     return [e["type"] for e in events_of(app, player)]
 
 
-@pytest.mark.parametrize("seats", [3, 4])
+@pytest.mark.parametrize("seats", [3, 4, 6])
 def test_a_table_rematch_accepted_by_every_seat_makes_the_table_again(client, app, seats):
     players, old = players_table(client, seats)
     for player in players:
@@ -65,7 +65,7 @@ def test_a_table_rematch_accepted_by_every_seat_makes_the_table_again(client, ap
         listed = client.get("/challenges", headers=auth(player["token"])).get_json()
         assert [c["challenge_id"] for c in listed["to_me"]] == [offer["challenge_id"]] and listed["open"] == []
     # A player of no seat neither sees nor answers it; the offerer does not accept their own.
-    stranger = new_player(client, "Eve")
+    stranger = new_player(client, "Zoe")
     assert client.get("/challenges", headers=auth(stranger["token"])).get_json()["open"] == []
     for who, code in ((stranger, "challenge-not-found"), (players[2], "challenge-to-self")):
         refused = client.post(f"/challenges/{offer['challenge_id']}/accept", headers=auth(who["token"]))
