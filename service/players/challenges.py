@@ -12,7 +12,7 @@ from sqlalchemy import or_, select
 from .. import deadlines, store
 from ..errors import Problem
 from ..extensions import db
-from ..models import Game, utcnow
+from ..models import Game
 from ..rules import Rules
 from ..tokens import new_game_id
 from . import accounts, feed, table_rematch
@@ -105,6 +105,8 @@ def accept(challenge_id: str, player: Player, now) -> tuple[Challenge, Game | No
     if table_rematch.needs_all(challenge):
         table_rematch.refuse_unless_asked(challenge, player)
         game, seat = table_rematch.accept(challenge, player, now)
+        if game is not None:
+            challenge.status, challenge.game_id = ACCEPTED, game.id
         return challenge, game, seat
     if challenge.challenger_id == player.id:
         raise Problem("challenge-to-self", "you cannot accept your own challenge")
@@ -127,8 +129,8 @@ def accept(challenge_id: str, player: Player, now) -> tuple[Challenge, Game | No
 def decline(challenge_id: str, player: Player, reason: str, now) -> Challenge:
     challenge = _visible(_locked(challenge_id), player)
     at_table = table_rematch.needs_all(challenge)
-    if (table_rematch.may_answer(challenge, player) if at_table else challenge.target_id == player.id) is False:
-        # an open challenge is simply not taken; one's own is cancelled
+    named = table_rematch.may_answer(challenge, player) if at_table else challenge.target_id == player.id
+    if not named:  # an open challenge is simply not taken; one's own is cancelled
         raise Problem("challenge-not-found", "only the player a challenge names may decline it")
     _still_pending(challenge, now)
     challenge.status, challenge.reason = DECLINED, reason

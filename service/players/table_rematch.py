@@ -68,8 +68,6 @@ def accept(challenge: Challenge, player: Player, now) -> tuple[Game | None, int]
                                        challenge.move_time_hours)
     for seat, who in players.items():
         accounts.bind(game.id, seat, who)
-    from .challenges import ACCEPTED
-    challenge.status, challenge.game_id = ACCEPTED, game.id
     for seat, who in players.items():
         if who.id != player.id:
             feed.add(who.id, "challenge_accepted", challenge_id=challenge.id, game_id=game.id, by=player.name)
