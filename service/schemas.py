@@ -128,14 +128,15 @@ class CreateGameSchema(StrictSchema, ContactFields, InviteFields):
         "refused (422 invalid-option, naming the option)",
         example={"preset": "standard", "knock_limit": 10}, **{DOC_KEY: ref("RulesChoice")}))
     move_time_hours = MOVE_TIME_HOURS
-    seats = f.Integer(load_default=2, strict=True, validate=v.OneOf(SEAT_COUNTS, error="a game has 2, 3, 4, 6 or 8 seats"), **_doc(
+    seats = f.Integer(load_default=2, strict=True,
+                      validate=v.OneOf(SEAT_COUNTS, error="a game has 2, 3, 4, 6 or 8 seats"), **_doc(
         "How many players: 2 (the default), 3 (a rotation: one sits out each hand, the hand's winner plays "
         "the one who sat out), or 4, 6 or 8 (two teams of 2, 3 or 4, seats 0, 2, 4.. against 1, 3, 5..: a "
         "board per pair at once, each player meeting each of the other team in turn, round by round; "
         "Tedesco's teams of three and four, with the team bonus when all of a team win a round). Any "
         "preset may be played at any table but Mahjong gin (two players only); tedesco_gin_teams_of_three "
-        "suits 6 seats but does not require it. Each seat but the creator's has an invite code of its own (`invites` in the answer); the first hand "
-        "is dealt when every seat is taken", example=2))
+        "suits 6 seats but does not require it. Each seat but the creator's has an invite code of its "
+        "own (`invites` in the answer); the first hand is dealt when every seat is taken", example=2))
 
 
 class JoinGameSchema(StrictSchema, ContactFields):

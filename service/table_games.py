@@ -2,8 +2,8 @@
 
 A two-seat game stores a `Match`; a game of 3, 4, 6 or 8 seats stores a `TableGame`: the engine's
 `Rotation` (three players, one sitting out) or `Partnership` (two teams of 2, 3 or 4: seats 0, 2,
-4.. against 1, 3, 5.., a board per pair of opponents at once, Tedesco's teams at 6 and 8), plus what only the service numbers: each deal. Every board's hand is dealt from
-a deck of its own, committed to and revealed like a two-seat hand's; deals are numbered 1, 2, ...
+4.. against 1, 3, 5.., a board per pair of opponents at once, Tedesco's teams at 6 and 8), plus
+what only the service numbers: each deal. Every board's hand is dealt from a deck of its own, committed to and revealed like a two-seat hand's; deals are numbered 1, 2, ...
 across the whole table, and a board's events carry that number as `hand` (so `revealed_deals`
 and the events' `hand` agree). The engine's boards number their own hands; nobody outside sees that.
 
