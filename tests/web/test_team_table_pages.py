@@ -81,3 +81,15 @@ def test_a_finished_team_match_shows_its_team_bonus(site, new_context):
     assert f"Last team bonus: Ann & P2 & P4 & P6 +50 in round {bonus[-1]['round'] + 1}" in note, note
     rows = page.locator("#sheet-table tbody tr").all_inner_texts()
     assert sum("team bonus" in row and "50" in row for row in rows) == len(bonus), rows
+
+
+def test_the_join_page_of_a_six_seat_table_says_how_the_teams_play(site, new_context):
+    status_, created = post_to(site)("/games", {"name": "Ann", "seats": 6, "rules": TEDESCO_TEAMS})
+    assert status_ == 201
+    code = next(i["invite_code"] for i in created["invites"] if i["seat"] == 3)
+    page = new_context(PHONE).new_page()
+    page.goto(f"{site.base_url}/join/{created['game_id']}#invite={code}")
+    text = wait_until(lambda: "Two teams of 3" in page.locator("#invitation").inner_text()
+                      and page.locator("#invitation").inner_text(), "the invitation")
+    assert ("Two teams of 3: seats 1, 3, 5 against 2, 4, 6, 3 boards at once, each round against another of "
+            "the other team. This link takes seat 4; your teammates hold seats 2, 6.") in " ".join(text.split()), text
