@@ -12,7 +12,7 @@ from marshmallow import validate as v
 
 from .contract import DOC_KEY, ref
 from .notify.invite_schema import InviteFields
-from .notify.schemas import MOVE_TIME_HOURS, ContactFields, ContactOutSchema, no_encoded_word
+from .notify.schemas import MOVE_TIME_HOURS, ContactFields, ContactOutSchema, WholeNumber, no_encoded_word
 from .rules import options as rule_options
 from .table_games import MAX_SEAT, SEAT_COUNTS
 
@@ -128,8 +128,8 @@ class CreateGameSchema(StrictSchema, ContactFields, InviteFields):
         "refused (422 invalid-option, naming the option)",
         example={"preset": "standard", "knock_limit": 10}, **{DOC_KEY: ref("RulesChoice")}))
     move_time_hours = MOVE_TIME_HOURS
-    seats = f.Integer(load_default=2, strict=True,
-                      validate=v.OneOf(SEAT_COUNTS, error="a game has 2, 3, 4, 6 or 8 seats"), **_doc(
+    seats = WholeNumber(load_default=2,
+                        validate=v.OneOf(SEAT_COUNTS, error="a game has 2, 3, 4, 6 or 8 seats"), **_doc(
         "How many players: 2 (the default), 3 (a rotation: one sits out each hand, the hand's winner plays "
         "the one who sat out), or 4, 6 or 8 (two teams of 2, 3 or 4, seats 0, 2, 4.. against 1, 3, 5..: a "
         "board per pair at once, each player meeting each of the other team in turn, round by round; "
@@ -164,7 +164,7 @@ class DrawActionSchema(StrictSchema):
     type = action_type("draw")
     from_ = f.String(data_key="from", attribute="from", required=True, validate=v.OneOf(("stock", "discard")),
                      **_doc("Where to draw from"))
-    count = f.Integer(strict=True, validate=v.Range(1, 52), **_doc(
+    count = WholeNumber(validate=v.Range(1, 52), **_doc(
         "Mahjong gin only: how many cards to take from the top of the discard pile (default 1)"))
 
 
@@ -194,7 +194,7 @@ class AddOnActionSchema(StrictSchema):
     """Mahjong gin: add a card to one of your melds on the table."""
     type = action_type("add_on")
     card = Card(required=True, metadata={"description": "The card to add"})
-    meld = f.Integer(strict=True, required=True, validate=v.Range(0, 20),
+    meld = WholeNumber(required=True, validate=v.Range(0, 20),
                      **_doc("Which meld on the table (an index into the view's `table`, 0 first)"))
 
 

@@ -113,7 +113,7 @@ class PageQuerySchema(ma.Schema):
 class NewGameSchema(StrictSchema):
     rules = f.Dict(load_default=dict, **RULES_CHOICE)
     move_time_hours = MOVE_TIME_HOURS
-    seats = f.Integer(load_default=2, strict=True, validate=v.OneOf(SEAT_COUNTS), **_doc(
+    seats = WholeNumber(load_default=2, validate=v.OneOf(SEAT_COUNTS), **_doc(
         "How many players, as in POST /games: 2 (the default) or a table; each other seat has its own "
         "invite code (`invites`), which a player joins with POST /me/games/{game_id}/join", example=2))
 

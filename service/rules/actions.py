@@ -131,6 +131,14 @@ def _melds(raw: Any) -> tuple[Meld, ...]:
     return tuple(melds)
 
 
+def _whole(value: Any) -> Any:
+    """A JSON number with no fractional part as an int (JSON, and JSON Schema's `integer`, make
+    no difference between 3 and 3.0); anything else unchanged, for the caller to refuse."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
 def action_from_dict(data: Any) -> Action:
     """Read an action from its JSON form; anything malformed is an `invalid-action`."""
     if not isinstance(data, dict):
@@ -144,7 +152,7 @@ def action_from_dict(data: Any) -> Action:
     if kind == "draw":
         if not isinstance(data.get("from"), str):
             raise IllegalAction("invalid-action", "draw needs 'from': 'stock' or 'discard'")
-        return Draw(data["from"], data.get("count", 1))
+        return Draw(data["from"], _whole(data.get("count", 1)))
     if kind == "discard":
         return Discard(_card(data, "card"))
     if kind == "meld":
@@ -155,9 +163,10 @@ def action_from_dict(data: Any) -> Action:
         except ValueError as exc:
             raise IllegalAction("invalid-action", f"cards: {exc}") from None
     if kind == "add_on":
-        if type(data.get("meld")) is not int:
+        meld = _whole(data.get("meld"))
+        if type(meld) is not int:
             raise IllegalAction("invalid-action", "add_on needs 'meld': the index of a meld on the table")
-        return AddOn(_card(data, "card"), data["meld"])
+        return AddOn(_card(data, "card"), meld)
     if kind == "knock":
         melds = _melds(data["melds"]) if data.get("melds") is not None else None
         return Knock(_card(data, "discard"), melds)

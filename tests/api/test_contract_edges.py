@@ -83,6 +83,23 @@ def test_days_and_hours_are_whole_numbers_as_json_schema_means_them(client):
     assert client.post("/games", json={"name": "Ann", "move_time_hours": 1.5}).status_code == 422
 
 
+def test_whole_numbers_in_actions_and_seats_may_be_written_with_a_zero_fraction(client):
+    """3.0 is 3 to JSON Schema's `integer` (schemathesis sends it as a valid request): an action's
+    count or meld index and a game's seats take it; 2.5 and "2" stay refused and change nothing."""
+    assert client.post("/games", json={"name": "Ann", "seats": 3.0}).get_json()["game"]["seats"] == 3
+    assert client.post("/games", json={"name": "Ann", "seats": 3.5}).status_code == 422
+    game = new_game(client)
+    seat, seen = mover(client, game)
+    # Well formed, so judged on the game: a standard game has no melds on the table to add to.
+    response = post_action(client, game["id"], game["tokens"][seat], {"type": "add_on", "card": "4S", "meld": 0.0})
+    assert response.status_code in (409, 422) and response.get_json()["code"] != "invalid-action"
+    for body in ({"type": "add_on", "card": "4S", "meld": 0.5}, {"type": "add_on", "card": "4S", "meld": "0"},
+                 {"type": "draw", "from": "discard", "count": 2.5}, {"type": "draw", "from": "stock", "count": True}):
+        response = post_action(client, game["id"], game["tokens"][seat], body)
+        assert response.status_code == 400 and response.get_json()["code"] == "invalid-action", body
+    assert mover(client, game)[1]["version"] == seen["version"]
+
+
 @pytest.fixture(scope="module")
 def gevent_server(tmp_path_factory):
     process, base_url = start_gunicorn(f"sqlite:///{tmp_path_factory.mktemp('wire') / 'wire.sqlite3'}", workers=1)
