@@ -78,7 +78,8 @@ def test_a_whole_match_hides_what_it_must_and_can_be_audited(client, app):
     assert final["status"] == stored.status == "finished" and final["result"]["winner"] in (0, 1)
     assert final["legal_actions"] == []
     hands = final["hand_number"]
-    assert hands >= 2 and stored.version == 2 + len(posted)  # every action moved the version once
+    # A match to 60 usually takes several hands, but one gin against a full hand can end it in one.
+    assert hands >= 1 and stored.version == 2 + len(posted)  # every action moved the version once
 
     # Every deal is revealed once the match is over, and matches the commitment shown during play.
     decks = {}
