@@ -15,11 +15,12 @@ One move is, in one transaction:
      engine's view): on PostgreSQL as data-modifying CTEs of that one statement, on SQLite as a
      statement each (the views in one executemany);
 and the outbox and players' feeds (through the change hooks) only when the game has contacts or
-bound seats, the idempotency record only with a key. Core statements built once (SQLAlchemy
-caches their compiled form); the ORM models stay the one description of the tables. Every other
+bound seats, the idempotency record only with a key. Core statements built once and compiled
+once per engine (driver_sql); the ORM models stay the one description of the tables. Every other
 change (creating, joining, moves by mail, vacations) goes through the store's ORM path, with the
 same results: tests/api/test_stored_views.py and tests/api/test_move_statements.py hold the two
-together.
+together. The statements run as driver SQL (service/driver_sql.py) on the session's connection,
+in its transaction.
 """
 from __future__ import annotations
 
@@ -29,7 +30,7 @@ from types import SimpleNamespace
 from sqlalchemy import and_, bindparam, case, exists, func, literal_column, select, update
 from sqlalchemy.orm.exc import StaleDataError
 
-from . import deadlines, deals, fastjson, second_deck, store, wakeup
+from . import deadlines, deals, driver_sql, fastjson, second_deck, store, wakeup
 from .errors import Problem, invalid_token
 from .extensions import db
 from .models import Game, IdempotencyRecord
@@ -126,7 +127,7 @@ def lock(game_id: str, token: str, key: str | None):
     """The row of everything the move reads, the game locked until the transaction ends."""
     if not store.could_be_game_id(game_id):
         raise invalid_token()
-    connection = db.session.connection()
+    connection = driver()
     params = {"game": game_id, "token_hash": hash_secret(token)}
     if key is not None:
         params["key"] = key
@@ -161,27 +162,28 @@ def play(row, body) -> tuple[int, dict, str]:
         events = deadlines.claim_timeout(row.id, match, seat, moment)
     else:
         events = match.apply(seat, action_from_dict(body))
-    connection = db.session.connection()
+    connection = driver()
 
     revealed = _revealed(row.revealed)
     commitment = row.latest_commitment if row.latest_hand == match.hand_number else None
     if match.needs_deal or match.is_over:  # the hand is over: its deck is shown to both
-        revealed += [tuple(d) for d in connection.execute(_REVEAL_DEAL, {"game": row.id, "ended_hand": match.hand_number})]
+        ended = {"game": row.id, "ended_hand": match.hand_number}
+        revealed += [tuple(d) for d in connection.execute(_REVEAL_DEAL, ended).all()]
     knock_decks = second_deck.uses_second_deck(match.rules)
     if knock_decks and match.is_over:
         second_deck.reveal_all(row.id)
     rows = store.event_rows(row.id, row.last_seq or 0, events, action=body)
     for hand, deck, salt, dealt in store.deal_until_playable(match, row.id):  # more than one after a misdeal
         commitment = deals.commitment(salt, deck)
-        connection.execute(_INSERT_DEAL, {"game_id": row.id, "hand": hand, "deck": deck, "salt": salt,
-                                          "commitment": commitment, "revealed": hand != match.hand_number,
-                                          "created_at": store.utcnow()})
+        connection.executemany(_INSERT_DEAL, [{"game_id": row.id, "hand": hand, "deck": deck, "salt": salt,
+                                               "commitment": commitment, "revealed": hand != match.hand_number,
+                                               "created_at": store.utcnow()}])
         rows += store.event_rows(row.id, rows[-1]["seq"], dealt)
         events = [*events, *dealt]
         if hand != match.hand_number:  # misdealt: over already, its deck shown with this change
             revealed.append(tuple({"hand": hand, "deck": deck, "salt": salt, "commitment": commitment}[name]
                                   for name in DEAL_FIELDS))
-    connection.execute(store._INSERT_EVENT, rows)
+    connection.executemany(store._INSERT_EVENT, rows)
     recorded = [{"seq": r["seq"], **event} for r, event in zip(rows, events)]
 
     version, status = row.version + 1, store.FINISHED if match.is_over else store.ACTIVE
@@ -203,8 +205,8 @@ def play(row, body) -> tuple[int, dict, str]:
     views = {each: {**common, **match.view(each)} for each in (0, 1)}
     texts = {each: store.view_text(view) for each, view in views.items()}
     if hooks:
-        connection.execute(store._STORE_VIEW, [{"game": row.id, "which": each, "version": version, "body": text}
-                                               for each, text in texts.items()])
+        connection.executemany(store._STORE_VIEW, [{"game": row.id, "which": each, "version": version, "body": text}
+                                                   for each, text in texts.items()])
     else:
         _save(connection, row, match, version, status, clock, texts)
     return version, views[seat], texts[seat]
@@ -212,9 +214,15 @@ def play(row, body) -> tuple[int, dict, str]:
 
 def remember_answer(row, key: str | None, body, version: int, view: dict) -> None:
     if key is not None:
-        db.session.connection().execute(_INSERT_RECORD, {
+        driver().executemany(_INSERT_RECORD, [{
             "game_id": row.id, "seat": row.seat, "key": key, "request_hash": store.body_hash(body), "status": 200,
-            "response": view, "version": version, "created_at": store.utcnow()})
+            "response": view, "version": version, "created_at": store.utcnow()}])
+
+
+def driver() -> driver_sql.Driver:
+    """Driver SQL on the session's connection: the same transaction as the ORM's work (the hooks)."""
+    connection = db.session.connection()
+    return driver_sql.Driver(connection.connection.dbapi_connection, db.engine, connection)
 
 
 def _wanted(hook, row) -> bool:
@@ -248,8 +256,8 @@ def _save(connection, row, match: Match, version: int, status: str, clock: dict 
         if clock is not None:
             connection.execute(_SAVE_CLOCK, params)
         if texts is not None:
-            connection.execute(store._STORE_VIEW, [{"game": row.id, "which": each, "version": version, "body": text}
-                                                   for each, text in texts.items()])
+            connection.executemany(store._STORE_VIEW, [{"game": row.id, "which": each, "version": version,
+                                                        "body": text} for each, text in texts.items()])
     if changed != 1:  # cannot happen under the row lock; the version check guards it anyway
         raise StaleDataError(f"game {row.id} changed while it was locked (version {row.version})")
 
