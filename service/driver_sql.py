@@ -18,6 +18,8 @@ from __future__ import annotations
 import collections
 import functools
 
+from sqlalchemy.exc import DBAPIError
+
 _ROW_CLASSES: dict[tuple, type] = {}
 
 
@@ -72,12 +74,22 @@ def prepared(statement, dialect, keys: tuple[str, ...] | None = None) -> Prepare
 class Driver:
     """Statements run on one DBAPI connection (a transaction the caller owns)."""
 
-    def __init__(self, dbapi_connection, engine, connection=None):
+    pending = None  # a transaction of its own: the wake-ups to send after its commit (service/moves.py)
+
+    def __init__(self, dbapi_connection, engine, connection=None, pooled=None):
         self.raw = dbapi_connection
         self.engine = engine
         self.dialect = engine.dialect
-        self.connection = connection  # SQLAlchemy's Connection around it, for event listeners
+        self.connection = connection  # SQLAlchemy's Connection around it (the session's), if any
+        self.pooled = pooled  # else the pool's own wrapper, to invalidate a lost connection
         self.cursor = dbapi_connection.cursor()
+
+    def rollback(self) -> None:
+        try:
+            self.raw.rollback()
+        except self.dialect.loaded_dbapi.Error as exc:  # a lost connection: the pool drops it
+            if self.dialect.is_disconnect(exc, self.raw, self.cursor) and self.pooled is not None:
+                self.pooled.invalidate(exc)
 
     def _told(self, prepared: Prepared, params, many: bool) -> None:
         for listener in self.engine.dispatch.before_cursor_execute:
@@ -88,7 +100,10 @@ class Driver:
         bound = statement.bind(params)
         if self.engine.dispatch.before_cursor_execute:
             self._told(statement, bound, False)
-        self.cursor.execute(statement.sql, bound)
+        try:
+            self.cursor.execute(statement.sql, bound)
+        except self.dialect.loaded_dbapi.Error as exc:
+            raise self.wrapped(exc, statement.sql, bound) from exc
         self._last = statement
         return self
 
@@ -98,7 +113,20 @@ class Driver:
         bound = [statement.bind(row) for row in rows]
         if self.engine.dispatch.before_cursor_execute:
             self._told(statement, bound, True)
-        self.cursor.executemany(statement.sql, bound)
+        try:
+            self.cursor.executemany(statement.sql, bound)
+        except self.dialect.loaded_dbapi.Error as exc:
+            raise self.wrapped(exc, statement.sql, bound, many=True) from exc
+
+    def wrapped(self, exc, sql: str | None = None, params=None, many: bool = False) -> Exception:
+        """The driver's error as SQLAlchemy raises it (sqlalchemy.exc.OperationalError, ...), which
+        the error handlers answer (a locked database: 503); a lost connection is not pooled again."""
+        if self.dialect.is_disconnect(exc, self.raw, self.cursor):
+            owner = self.connection if self.connection is not None else self.pooled
+            if owner is not None:
+                owner.invalidate(exc)
+        return DBAPIError.instance(sql, params, exc, self.dialect.loaded_dbapi.Error, dialect=self.dialect,
+                                   ismulti=many)
 
     def all(self) -> list:
         return self._last.rows(self.cursor)

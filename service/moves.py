@@ -25,12 +25,15 @@ in its transaction.
 from __future__ import annotations
 
 import functools
+from contextlib import contextmanager
 from types import SimpleNamespace
+
+from flask import current_app
 
 from sqlalchemy import and_, bindparam, case, exists, func, literal_column, select, update
 from sqlalchemy.orm.exc import StaleDataError
 
-from . import deadlines, deals, driver_sql, fastjson, second_deck, store, wakeup
+from . import database, deadlines, deals, driver_sql, fastjson, second_deck, store, wakeup
 from .errors import Problem, invalid_token
 from .extensions import db
 from .models import Game, IdempotencyRecord
@@ -123,11 +126,62 @@ _STORE_BOTH_VIEWS = (update(_seats).where(_seats.c.game_id == bindparam("game"))
                              view_body=case((_seats.c.seat == 0, bindparam("view0")), else_=bindparam("view1"))))
 
 
-def lock(game_id: str, token: str, key: str | None):
+class NeedsSession(Exception):
+    """The move needs the session's ORM work (see needs_session): make it in a session transaction."""
+
+
+@contextmanager
+def own_transaction():
+    """A move's transaction on a pooled DBAPI connection of its own, without the session (whose
+    begin and commit cost more than the statements): BEGIN IMMEDIATE on SQLite, PostgreSQL's
+    implicit BEGIN; committed when the block ends, rolled back if it raised; the wake-up sent
+    after the commit, as the session's after_commit listener sends it (service/wakeup.py)."""
+    engine = db.engine
+    pooled = engine.raw_connection()
+    connection = driver_sql.Driver(pooled.dbapi_connection, engine, pooled=pooled)
+    connection.pending = {}
+    driver_error = engine.dialect.loaded_dbapi.Error
+    try:
+        if engine.dialect.name == "sqlite":
+            try:
+                database.begin_immediate(connection.raw, current_app.config["SQLITE_BUSY_TIMEOUT"])
+            except driver_error as exc:  # still locked after the busy timeout: answered 503
+                raise connection.wrapped(exc, "BEGIN IMMEDIATE") from exc
+        try:
+            yield connection
+            connection.raw.commit()
+        except BaseException as exc:
+            connection.rollback()
+            if isinstance(exc, driver_error):  # the commit's
+                raise connection.wrapped(exc, "COMMIT") from exc
+            raise
+    finally:
+        pooled.close()  # back to the pool (which rolls back whatever is left open)
+    if connection.pending:
+        wakeup.hub().publish(connection.pending)
+
+
+def needs_session(row, body) -> bool:
+    """Whether the move does work that goes through the session (the ORM): the change hooks
+    (anyone to tell, a bound seat, a series), a table's move, a claim on time, a second-deck knock
+    card, a clock paused by vacations. Asked before the move writes anything."""
+    state = row.state
+    if state is None:  # refused by play, before it writes
+        return False
+    return (store.is_table_state(state) or _is_claim(body)
+            or second_deck.uses_second_deck(state["rules"])
+            or any(_wanted(hook, row) for hook in store.change_hooks())
+            or (row.has_vacations and row.clock_game is not None))
+
+
+def _is_claim(body) -> bool:
+    return isinstance(body, dict) and body.get("type") == "claim_timeout" and len(body) == 1
+
+
+def lock(connection, game_id: str, token: str, key: str | None):
     """The row of everything the move reads, the game locked until the transaction ends."""
     if not store.could_be_game_id(game_id):
         raise invalid_token()
-    connection = driver()
     params = {"game": game_id, "token_hash": hash_secret(token)}
     if key is not None:
         params["key"] = key
@@ -150,7 +204,7 @@ def earlier_answer(row, key: str | None, body) -> tuple[dict, int, int] | None:
     return row.answer, row.answer_status, row.answer_version
 
 
-def play(row, body) -> tuple[int, dict, str]:
+def play(connection, row, body) -> tuple[int, dict, str]:
     """Apply the action for the row's seat and record it with everything that follows (as
     store.play does). Returns the new version, the seat's new view and its JSON text."""
     if row.state is None:
@@ -158,11 +212,10 @@ def play(row, body) -> tuple[int, dict, str]:
     if store.is_table_state(row.state):  # three or four seats: the store's path (table_games.py)
         return store.play_table(row.id, row.seat, body)
     match, seat, moment = Match.from_dict(row.state), row.seat, deadlines.now()
-    if isinstance(body, dict) and body.get("type") == "claim_timeout" and len(body) == 1:
+    if _is_claim(body):
         events = deadlines.claim_timeout(row.id, match, seat, moment)
     else:
         events = match.apply(seat, action_from_dict(body))
-    connection = driver()
 
     revealed = _revealed(row.revealed)
     commitment = row.latest_commitment if row.latest_hand == match.hand_number else None
@@ -212,9 +265,9 @@ def play(row, body) -> tuple[int, dict, str]:
     return version, views[seat], texts[seat]
 
 
-def remember_answer(row, key: str | None, body, version: int, view: dict) -> None:
+def remember_answer(connection, row, key: str | None, body, version: int, view: dict) -> None:
     if key is not None:
-        driver().executemany(_INSERT_RECORD, [{
+        connection.executemany(_INSERT_RECORD, [{
             "game_id": row.id, "seat": row.seat, "key": key, "request_hash": store.body_hash(body), "status": 200,
             "response": view, "version": version, "created_at": store.utcnow()}])
 
@@ -246,7 +299,7 @@ def _save(connection, row, match: Match, version: int, status: str, clock: dict 
     params = {"game": row.id, "read": row.version, "new_version": version, "new_state": match.to_dict(),
               "new_first_dealer": match.first_dealer, "new_to_move": match.to_move, "new_status": status,
               "new_updated_at": store.utcnow(), **(clock or {})}
-    payload = wakeup.game_changed_payload(row.id, version)  # its waiters wake when this commits
+    payload = wakeup.game_changed_payload(row.id, version, connection.pending)  # its waiters wake at the commit
     if payload is not None:  # PostgreSQL
         statement = _save_statement(clock is not None, texts is not None)
         changed = len(connection.execute(statement, {**params, "wakeup_payload": payload,
