@@ -279,10 +279,12 @@ def driver() -> driver_sql.Driver:
 
 
 def _wanted(hook, row) -> bool:
-    for n, (skippable, _) in enumerate(SKIPPABLE_HOOKS):
-        if hook is skippable:
-            return bool(getattr(row, f"hook{n}_wanted"))
-    return True
+    column = _WANTED_COLUMNS.get(hook)
+    return True if column is None else bool(getattr(row, column))
+
+
+# The read's column saying whether each skippable hook has work, by hook.
+_WANTED_COLUMNS = {hook: f"hook{n}_wanted" for n, (hook, _) in enumerate(SKIPPABLE_HOOKS)}
 
 
 def _revealed(aggregated) -> list[tuple]:
