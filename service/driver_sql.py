@@ -18,6 +18,7 @@ from __future__ import annotations
 import collections
 import functools
 
+from sqlalchemy import bindparam
 from sqlalchemy.exc import DBAPIError
 
 _ROW_CLASSES: dict[tuple, type] = {}
@@ -71,6 +72,14 @@ def prepared(statement, dialect, keys: tuple[str, ...] | None = None) -> Prepare
     return Prepared(statement, dialect, keys)
 
 
+@functools.cache
+def _multi_row_insert(statement, keys: tuple[str, ...], count: int):
+    """INSERT ... VALUES (...), (...): `count` rows of `keys`, bound as <key>__<row number>."""
+    columns = statement.table.c
+    return statement.values([{key: bindparam(f"{key}__{n}", type_=columns[key].type) for key in keys}
+                             for n in range(count)])
+
+
 class Driver:
     """Statements run on one DBAPI connection (a transaction the caller owns)."""
 
@@ -108,7 +117,17 @@ class Driver:
         return self
 
     def executemany(self, statement, rows: list[dict]) -> None:
+        """Every row in one statement: a single row as a plain execution; on PostgreSQL several
+        rows of an INSERT as one multi-row VALUES (psycopg's executemany goes through a
+        pipeline, whose set-up and sync cost more than a move's few rows)."""
         keys = tuple(rows[0])
+        if len(rows) == 1:
+            self.execute(statement, rows[0], keys)
+            return
+        if self.dialect.name == "postgresql" and statement.is_insert:
+            self.execute(_multi_row_insert(statement, keys, len(rows)),
+                         {f"{key}__{n}": row[key] for n, row in enumerate(rows) for key in keys})
+            return
         statement = prepared(statement, self.dialect, keys)
         bound = [statement.bind(row) for row in rows]
         if self.engine.dispatch.before_cursor_execute:
