@@ -3,6 +3,7 @@ from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from sqlalchemy import MetaData
 
+from . import lean_parser  # noqa: F401  (the arguments parser of every blueprint)
 from .errors import ProblemApi
 
 # Named constraints, so that migrations can alter them on every database (SQLite batch mode too).

@@ -15,21 +15,25 @@ One move is, in one transaction:
      engine's view): on PostgreSQL as data-modifying CTEs of that one statement, on SQLite as a
      statement each (the views in one executemany);
 and the outbox and players' feeds (through the change hooks) only when the game has contacts or
-bound seats, the idempotency record only with a key. Core statements built once (SQLAlchemy
-caches their compiled form); the ORM models stay the one description of the tables. Every other
+bound seats, the idempotency record only with a key. Core statements built once and compiled
+once per engine (driver_sql); the ORM models stay the one description of the tables. Every other
 change (creating, joining, moves by mail, vacations) goes through the store's ORM path, with the
 same results: tests/api/test_stored_views.py and tests/api/test_move_statements.py hold the two
-together.
+together. The statements run as driver SQL (service/driver_sql.py) on the session's connection,
+in its transaction.
 """
 from __future__ import annotations
 
 import functools
+from contextlib import contextmanager
 from types import SimpleNamespace
+
+from flask import current_app
 
 from sqlalchemy import and_, bindparam, case, exists, func, literal_column, select, update
 from sqlalchemy.orm.exc import StaleDataError
 
-from . import deadlines, deals, fastjson, second_deck, store, wakeup
+from . import database, deadlines, deals, driver_sql, fastjson, second_deck, store, wakeup
 from .errors import Problem, invalid_token
 from .extensions import db
 from .models import Game, IdempotencyRecord
@@ -122,11 +126,62 @@ _STORE_BOTH_VIEWS = (update(_seats).where(_seats.c.game_id == bindparam("game"))
                              view_body=case((_seats.c.seat == 0, bindparam("view0")), else_=bindparam("view1"))))
 
 
-def lock(game_id: str, token: str, key: str | None):
+class NeedsSession(Exception):
+    """The move needs the session's ORM work (see needs_session): make it in a session transaction."""
+
+
+@contextmanager
+def own_transaction():
+    """A move's transaction on a pooled DBAPI connection of its own, without the session (whose
+    begin and commit cost more than the statements): BEGIN IMMEDIATE on SQLite, PostgreSQL's
+    implicit BEGIN; committed when the block ends, rolled back if it raised; the wake-up sent
+    after the commit, as the session's after_commit listener sends it (service/wakeup.py)."""
+    engine = db.engine
+    pooled = engine.raw_connection()
+    connection = driver_sql.Driver(pooled.dbapi_connection, engine, pooled=pooled)
+    connection.pending = {}
+    driver_error = engine.dialect.loaded_dbapi.Error
+    try:
+        if engine.dialect.name == "sqlite":
+            try:
+                database.begin_immediate(connection.raw, current_app.config["SQLITE_BUSY_TIMEOUT"])
+            except driver_error as exc:  # still locked after the busy timeout: answered 503
+                raise connection.wrapped(exc, "BEGIN IMMEDIATE") from exc
+        try:
+            yield connection
+            connection.raw.commit()
+        except BaseException as exc:
+            connection.rollback()
+            if isinstance(exc, driver_error):  # the commit's
+                raise connection.wrapped(exc, "COMMIT") from exc
+            raise
+    finally:
+        pooled.close()  # back to the pool (which rolls back whatever is left open)
+    if connection.pending:
+        wakeup.hub().publish(connection.pending)
+
+
+def needs_session(row, body) -> bool:
+    """Whether the move does work that goes through the session (the ORM): the change hooks
+    (anyone to tell, a bound seat, a series), a table's move, a claim on time, a second-deck knock
+    card, a clock paused by vacations. Asked before the move writes anything."""
+    state = row.state
+    if state is None:  # refused by play, before it writes
+        return False
+    return (store.is_table_state(state) or _is_claim(body)
+            or second_deck.uses_second_deck(state["rules"])
+            or any(_wanted(hook, row) for hook in store.change_hooks())
+            or (row.has_vacations and row.clock_game is not None))
+
+
+def _is_claim(body) -> bool:
+    return isinstance(body, dict) and body.get("type") == "claim_timeout" and len(body) == 1
+
+
+def lock(connection, game_id: str, token: str, key: str | None):
     """The row of everything the move reads, the game locked until the transaction ends."""
     if not store.could_be_game_id(game_id):
         raise invalid_token()
-    connection = db.session.connection()
     params = {"game": game_id, "token_hash": hash_secret(token)}
     if key is not None:
         params["key"] = key
@@ -149,7 +204,7 @@ def earlier_answer(row, key: str | None, body) -> tuple[dict, int, int] | None:
     return row.answer, row.answer_status, row.answer_version
 
 
-def play(row, body) -> tuple[int, dict, str]:
+def play(connection, row, body) -> tuple[int, dict, str]:
     """Apply the action for the row's seat and record it with everything that follows (as
     store.play does). Returns the new version, the seat's new view and its JSON text."""
     if row.state is None:
@@ -157,31 +212,31 @@ def play(row, body) -> tuple[int, dict, str]:
     if store.is_table_state(row.state):  # three or four seats: the store's path (table_games.py)
         return store.play_table(row.id, row.seat, body)
     match, seat, moment = Match.from_dict(row.state), row.seat, deadlines.now()
-    if isinstance(body, dict) and body.get("type") == "claim_timeout" and len(body) == 1:
+    if _is_claim(body):
         events = deadlines.claim_timeout(row.id, match, seat, moment)
     else:
         events = match.apply(seat, action_from_dict(body))
-    connection = db.session.connection()
 
     revealed = _revealed(row.revealed)
     commitment = row.latest_commitment if row.latest_hand == match.hand_number else None
     if match.needs_deal or match.is_over:  # the hand is over: its deck is shown to both
-        revealed += [tuple(d) for d in connection.execute(_REVEAL_DEAL, {"game": row.id, "ended_hand": match.hand_number})]
+        ended = {"game": row.id, "ended_hand": match.hand_number}
+        revealed += [tuple(d) for d in connection.execute(_REVEAL_DEAL, ended).all()]
     knock_decks = second_deck.uses_second_deck(match.rules)
     if knock_decks and match.is_over:
         second_deck.reveal_all(row.id)
     rows = store.event_rows(row.id, row.last_seq or 0, events, action=body)
     for hand, deck, salt, dealt in store.deal_until_playable(match, row.id):  # more than one after a misdeal
         commitment = deals.commitment(salt, deck)
-        connection.execute(_INSERT_DEAL, {"game_id": row.id, "hand": hand, "deck": deck, "salt": salt,
-                                          "commitment": commitment, "revealed": hand != match.hand_number,
-                                          "created_at": store.utcnow()})
+        connection.executemany(_INSERT_DEAL, [{"game_id": row.id, "hand": hand, "deck": deck, "salt": salt,
+                                               "commitment": commitment, "revealed": hand != match.hand_number,
+                                               "created_at": store.utcnow()}])
         rows += store.event_rows(row.id, rows[-1]["seq"], dealt)
         events = [*events, *dealt]
         if hand != match.hand_number:  # misdealt: over already, its deck shown with this change
             revealed.append(tuple({"hand": hand, "deck": deck, "salt": salt, "commitment": commitment}[name]
                                   for name in DEAL_FIELDS))
-    connection.execute(store._INSERT_EVENT, rows)
+    connection.executemany(store._INSERT_EVENT, rows)
     recorded = [{"seq": r["seq"], **event} for r, event in zip(rows, events)]
 
     version, status = row.version + 1, store.FINISHED if match.is_over else store.ACTIVE
@@ -203,25 +258,33 @@ def play(row, body) -> tuple[int, dict, str]:
     views = {each: {**common, **match.view(each)} for each in (0, 1)}
     texts = {each: store.view_text(view) for each, view in views.items()}
     if hooks:
-        connection.execute(store._STORE_VIEW, [{"game": row.id, "which": each, "version": version, "body": text}
-                                               for each, text in texts.items()])
+        connection.executemany(store._STORE_VIEW, [{"game": row.id, "which": each, "version": version, "body": text}
+                                                   for each, text in texts.items()])
     else:
         _save(connection, row, match, version, status, clock, texts)
     return version, views[seat], texts[seat]
 
 
-def remember_answer(row, key: str | None, body, version: int, view: dict) -> None:
+def remember_answer(connection, row, key: str | None, body, version: int, view: dict) -> None:
     if key is not None:
-        db.session.connection().execute(_INSERT_RECORD, {
+        connection.executemany(_INSERT_RECORD, [{
             "game_id": row.id, "seat": row.seat, "key": key, "request_hash": store.body_hash(body), "status": 200,
-            "response": view, "version": version, "created_at": store.utcnow()})
+            "response": view, "version": version, "created_at": store.utcnow()}])
+
+
+def driver() -> driver_sql.Driver:
+    """Driver SQL on the session's connection: the same transaction as the ORM's work (the hooks)."""
+    connection = db.session.connection()
+    return driver_sql.Driver(connection.connection.dbapi_connection, db.engine, connection)
 
 
 def _wanted(hook, row) -> bool:
-    for n, (skippable, _) in enumerate(SKIPPABLE_HOOKS):
-        if hook is skippable:
-            return bool(getattr(row, f"hook{n}_wanted"))
-    return True
+    column = _WANTED_COLUMNS.get(hook)
+    return True if column is None else bool(getattr(row, column))
+
+
+# The read's column saying whether each skippable hook has work, by hook.
+_WANTED_COLUMNS = {hook: f"hook{n}_wanted" for n, (hook, _) in enumerate(SKIPPABLE_HOOKS)}
 
 
 def _revealed(aggregated) -> list[tuple]:
@@ -238,7 +301,7 @@ def _save(connection, row, match: Match, version: int, status: str, clock: dict 
     params = {"game": row.id, "read": row.version, "new_version": version, "new_state": match.to_dict(),
               "new_first_dealer": match.first_dealer, "new_to_move": match.to_move, "new_status": status,
               "new_updated_at": store.utcnow(), **(clock or {})}
-    payload = wakeup.game_changed_payload(row.id, version)  # its waiters wake when this commits
+    payload = wakeup.game_changed_payload(row.id, version, connection.pending)  # its waiters wake at the commit
     if payload is not None:  # PostgreSQL
         statement = _save_statement(clock is not None, texts is not None)
         changed = len(connection.execute(statement, {**params, "wakeup_payload": payload,
@@ -248,8 +311,8 @@ def _save(connection, row, match: Match, version: int, status: str, clock: dict 
         if clock is not None:
             connection.execute(_SAVE_CLOCK, params)
         if texts is not None:
-            connection.execute(store._STORE_VIEW, [{"game": row.id, "which": each, "version": version, "body": text}
-                                                   for each, text in texts.items()])
+            connection.executemany(store._STORE_VIEW, [{"game": row.id, "which": each, "version": version,
+                                                        "body": text} for each, text in texts.items()])
     if changed != 1:  # cannot happen under the row lock; the version check guards it anyway
         raise StaleDataError(f"game {row.id} changed while it was locked (version {row.version})")
 

@@ -171,24 +171,35 @@ def stream_game(game_id):
 def post_action(game_id):
     """Make one move. The engine decides; the answer is the new view. A retry with the same
     Idempotency-Key returns the first answer and never applies twice."""
-    body = g.json_body
-    with store.transaction():
-        # The token, the headers' form, a replay, the action's form, and only then the game's state.
-        token = bearer_token()
-        key, bad_key = _idempotency_key_or_fault()
-        move = moves.lock(game_id, token, key)  # one statement: everything the move reads
-        if bad_key is not None:
-            raise bad_key
-        check_if_match_syntax()
-        if (earlier := moves.earlier_answer(move, key, body)) is not None:
-            answer, status, version = earlier
-            return json_answer(store.view_text(answer), status, version)  # a view, sent as first answered
-        if (fault := action_errors(body)) is not None:
-            raise Problem("invalid-action", fault)
-        check_if_match(move.version)
-        version, view, text = moves.play(move, body)
-        moves.remember_answer(move, key, body, version, view)
-    return json_answer(text, 200, version)
+    body, token = g.json_body, bearer_token()
+    key, bad_key = _idempotency_key_or_fault()
+    try:  # most moves: a transaction of their own, outside the session
+        with moves.own_transaction() as connection:
+            text, status, version = _move(connection, game_id, token, key, bad_key, body)
+    except moves.NeedsSession:  # rolled back before it wrote: made again with the session's ORM work
+        with store.transaction():
+            text, status, version = _move(moves.driver(), game_id, token, key, bad_key, body)
+    return json_answer(text, status, version)
+
+
+def _move(connection, game_id: str, token: str, key: str | None, bad_key, body) -> tuple[str, int, int]:
+    """The move in the connection's transaction: (the view's JSON text, status, version)."""
+    # The token, the headers' form, a replay, the action's form, and only then the game's state.
+    move = moves.lock(connection, game_id, token, key)  # one statement: everything the move reads
+    if bad_key is not None:
+        raise bad_key
+    check_if_match_syntax()
+    if (earlier := moves.earlier_answer(move, key, body)) is not None:
+        answer, status, version = earlier
+        return store.view_text(answer), status, version  # a view, sent as first answered
+    if (fault := action_errors(body)) is not None:
+        raise Problem("invalid-action", fault)
+    check_if_match(move.version)
+    if connection.pending is not None and moves.needs_session(move, body):
+        raise moves.NeedsSession
+    version, view, text = moves.play(connection, move, body)
+    moves.remember_answer(connection, move, key, body, version, view)
+    return text, 200, version
 
 
 def _idempotency_key_or_fault() -> tuple[str | None, Problem | None]:

@@ -20,6 +20,8 @@ import json
 import os
 import resource
 
+from gunicorn import util
+from gunicorn.http import wsgi
 from gunicorn.http.errors import LimitRequestHeaders, LimitRequestLine
 from gunicorn.workers.ggevent import GeventWorker
 
@@ -40,9 +42,30 @@ def on_starting(server):
         resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
 
 
+class OneWriteResponse(wsgi.Response):
+    """gunicorn's response, whose head goes out with a body that comes in one piece (every API
+    answer: Flask gives it a Content-Length) in one sendall, not two: on loopback each costs a
+    system call and a wake-up of the client. Anything else (streams, files, HEAD, 304) takes
+    gunicorn's own path."""
+
+    def write(self, arg):
+        if self.headers_sent or self.chunked or self.sent or getattr(self, "_omits_body", False) \
+                or not isinstance(arg, bytes) or self.response_length != len(arg):
+            return super().write(arg)
+        tosend = self.default_headers()  # as gunicorn's send_headers writes them
+        tosend.extend(["%s: %s\r\n" % (k, v) for k, v in self.headers])
+        self.headers_sent, self.sent = True, len(arg)
+        util.write(self.sock, util.to_bytestring("%s\r\n" % "".join(tosend), "latin-1") + arg)
+
+
 class Worker(GeventWorker):
     """gunicorn's gevent worker, with a read timeout on every connection, problem documents for
-    requests gunicorn refuses itself, and waiting requests answered at once when it stops."""
+    requests gunicorn refuses itself, waiting requests answered at once when it stops, and
+    answers written in one piece (OneWriteResponse)."""
+
+    def init_process(self):
+        wsgi.Response = OneWriteResponse  # the class wsgi.create makes, in this worker process
+        super().init_process()
 
     def handle(self, listener, client, addr):
         client.settimeout(READ_TIMEOUT)

@@ -96,13 +96,16 @@ _NOTIFY = text("SELECT pg_notify('" + CHANNEL + "', :payload)")
 NOTIFY_CALL = func.pg_notify(literal_column("'" + CHANNEL + "'"), bindparam("wakeup_payload"))
 
 
-def game_changed_payload(game_id: str, version: int) -> str | None:
+def game_changed_payload(game_id: str, version: int, pending: dict | None = None) -> str | None:
     """Like game_changed, without a statement of its own: the payload to bind to NOTIFY_CALL in
-    one of the caller's statements (PostgreSQL, first announcement in this transaction), else None."""
+    one of the caller's statements (PostgreSQL, first announcement in this transaction), else None.
+    `pending`: a transaction outside the session keeps its announcements there, and hands them to
+    hub().publish after its commit."""
     key = game_key(game_id)
-    session = db.session()
-    session.info["gin_hub"] = hub()
-    pending = session.info.setdefault(_PENDING, {})
+    if pending is None:
+        session = db.session()
+        session.info["gin_hub"] = hub()
+        pending = session.info.setdefault(_PENDING, {})
     first = key not in pending
     pending[key] = version
     return _payload(key, version) if first and db.engine.dialect.name == "postgresql" else None

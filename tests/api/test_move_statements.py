@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import defaultdict
 from contextlib import contextmanager
 
+import pytest
 from sqlalchemy import event
 
 from service.extensions import db
@@ -78,3 +79,42 @@ def test_a_hand_end_adds_the_deals_only(client, app):
     assert ends, counts
     # revealing the deal and storing the next one (a move that also hands the turn over)
     assert max(ends) <= MOST_FOR_DRAW_OR_DISCARD + 2, counts
+
+
+@contextmanager
+def driver_trace(app):
+    """Every statement the SQLite driver itself runs (sqlite3's trace callback on each connection
+    taken from the pool), whoever sends it, and the executions before_cursor_execute announced
+    (an executemany runs once per row)."""
+    traced: list[str] = []
+    announced: list[int] = []
+
+    def trace_connection(dbapi_connection, _record, _proxy):
+        dbapi_connection.set_trace_callback(traced.append)
+
+    def announce(conn, cursor, statement, parameters, context, executemany):
+        announced.append(len(parameters) if executemany else 1)
+    with app.app_context():
+        engine = db.engine
+    event.listen(engine, "checkout", trace_connection)
+    event.listen(engine, "before_cursor_execute", announce)
+    try:
+        yield traced, announced
+    finally:
+        event.remove(engine, "checkout", trace_connection)
+        event.remove(engine, "before_cursor_execute", announce)
+
+
+def test_the_count_sees_every_statement_the_driver_runs(client, app):
+    """The counts above come from before_cursor_execute; the move path runs driver SQL, which
+    tells those listeners itself (service/driver_sql.py). On SQLite the driver's own trace must
+    show the same executions, besides the transaction's BEGIN and COMMIT."""
+    if not app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
+        pytest.skip("psycopg has no per-statement trace")
+    game = new_game(client)
+    for _ in range(12):
+        seat, mine = mover(client, game)
+        with driver_trace(app) as (traced, announced):
+            assert act(client, game, seat, choose(mine)).status_code == 200
+        executed = [s for s in traced if not s.upper().startswith(("BEGIN", "COMMIT", "ROLLBACK", "PRAGMA"))]
+        assert len(executed) == sum(announced) >= 3, (executed, announced)
