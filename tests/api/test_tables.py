@@ -32,9 +32,13 @@ def views_of(client, game) -> dict[int, dict]:
 
 
 def events_of(client, game, seat) -> list[dict]:
-    page = client.get(f"/games/{game['id']}/events?limit=500", headers=auth(game["tokens"][seat])).get_json()
-    assert page["next_after"] is None
-    return page["events"]
+    """Every event the seat may read, page by page (a long match has more than one page of 500)."""
+    events, after = [], 0
+    while after is not None:
+        response = client.get(f"/games/{game['id']}/events?limit=500&after={after}", headers=auth(game["tokens"][seat]))
+        assert response.status_code == 200, response.get_json()
+        events, after = events + response.get_json()["events"], response.get_json()["next_after"]
+    return events
 
 
 @pytest.mark.parametrize("seats, fmt", [(3, "rotation"), (4, "partnership")])

@@ -17,15 +17,7 @@ from .table_helpers import (TEDESCO_TEAMS, assert_table_hides_secrets, start_tab
                             team_zero_wins_move)
 from .test_openapi import generated, spec_app, validator_for  # noqa: F401 (fixtures)
 from .test_table_watch import assert_public, watch
-from .test_tables import poster, views_of
-
-
-def every_event(client, game, seat) -> list[dict]:
-    events, after = [], 0
-    while after is not None:
-        page = client.get(f"/games/{game['id']}/events?limit=500&after={after}", headers=auth(game["tokens"][seat]))
-        events, after = events + page.get_json()["events"], page.get_json()["next_after"]
-    return events
+from .test_tables import events_of, poster, views_of
 
 
 def pairing(size: int, round_: int) -> list[list[int]]:
@@ -58,7 +50,7 @@ def test_a_whole_team_match_hides_hands_in_play_and_credits_the_team_bonus(app, 
             assert (view["format"], view["seats"], view["team_size"]) == ("partnership", seats, size)
             assert view["sides"] == [list(range(0, seats, 2)), list(range(1, seats, 2))]
             assert sorted(view["partners"] + [seat]) == view["sides"][seat % 2]
-            events = every_event(client, game, seat) if now_and_then else []
+            events = events_of(client, game, seat) if now_and_then else []
             if now_and_then:
                 table_views.validate(view)
                 pages.validate({"events": events, "next_after": None})
@@ -133,7 +125,7 @@ def recomputed_games(rules: dict, records: list[dict], rounds: list[dict], seats
 
 
 def assert_team_bonus_credited(client, game, final: dict, seats: int) -> None:
-    events = every_event(client, game, 0)
+    events = events_of(client, game, 0)
     records = [e["record"] for e in events if e["type"] == "table_hand_end"]
     rounds = [e for e in events if e["type"] == "round_end"]
     bonus_lines = [line for line in final["scores"]["sheet"] if line["hand"] is None]
