@@ -93,6 +93,31 @@ def cpu_seconds(master: int) -> float:
     return total
 
 
+def database_cpu_seconds(kind: str) -> float:
+    """User + system CPU time used so far by the PostgreSQL server: its live processes and the
+    backends that have exited (counted in the postmaster's children's time). 0 for SQLite, which
+    runs inside the workers."""
+    if kind != "postgresql":
+        return 0.0
+    import pwd
+    try:
+        uid = pwd.getpwnam("postgres").pw_uid
+    except KeyError:
+        return 0.0
+    total = 0.0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            if entry.stat().st_uid != uid:
+                continue
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:  # gone meanwhile
+            continue
+        total += sum(int(fields[n]) for n in (11, 12, 13, 14)) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
 def peak_rss_mb(pid: int) -> float:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmHWM:"):
@@ -230,8 +255,8 @@ def ratio(kind: str, options, directory: Path) -> None:
     on all alike, and each ratio divides by the floor of its own round."""
     import requests
     trees = [("after", ROOT)] + ([("before", Path(options.before))] if options.before else [])
-    figures = {name: {"ratios": [], "actions": [], "posts": [], "cpu": []} for name, _ in trees}
-    floors, floor_cpu = [], []
+    figures = {name: {"ratios": [], "actions": [], "posts": [], "cpu": [], "db_cpu": []} for name, _ in trees}
+    floors, floor_cpu, floor_db_cpu = [], [], []
     with contextlib.ExitStack() as stack:
         urls = {name: stack.enter_context(fresh_database(kind, directory, options.pg_url)) for name, _ in trees}
         _, (floor_spec, floor_env) = urls["after"]
@@ -241,13 +266,14 @@ def ratio(kind: str, options, directory: Path) -> None:
             for name, root in order:
                 process, base_url = serve_tree(root, urls[name][0], options, directory / f"{kind}-{name}.log")
                 try:
-                    used = cpu_seconds(process.pid)
+                    used, db_used = cpu_seconds(process.pid), database_cpu_seconds(kind)
                     elapsed, _, posts = run_players(base_url, options.clients, options.seconds)
-                    used = cpu_seconds(process.pid) - used
+                    used, db_used = cpu_seconds(process.pid) - used, database_cpu_seconds(kind) - db_used
                 finally:
                     stop_gunicorn(process)
                 rates[name] = len(posts) / elapsed
                 figures[name]["cpu"].append(used / len(posts) * 1000)  # ms of worker CPU per action
+                figures[name]["db_cpu"].append(db_used / len(posts) * 1000)  # and of the database server's
                 figures[name]["actions"].append(rates[name])
                 figures[name]["posts"].extend(posts)
             floor, floor_url = launch_gunicorn(
@@ -255,9 +281,10 @@ def ratio(kind: str, options, directory: Path) -> None:
                 ready=lambda u: requests.post(u + "/bump/0", timeout=5).status_code == 200,
                 log_path=directory / f"{kind}-floor.log", worker_class=options.worker_class)
             try:
-                used = cpu_seconds(floor.pid)
+                used, db_used = cpu_seconds(floor.pid), database_cpu_seconds(kind)
                 floors.append(run_floor(floor_url, options.clients, options.seconds))
                 floor_cpu.append((cpu_seconds(floor.pid) - used) / (floors[-1] * options.seconds) * 1000)
+                floor_db_cpu.append((database_cpu_seconds(kind) - db_used) / (floors[-1] * options.seconds) * 1000)
             finally:
                 stop_gunicorn(floor)
             for name in rates:
@@ -266,7 +293,8 @@ def ratio(kind: str, options, directory: Path) -> None:
           f"{options.clients} client processes, {options.rounds} rounds of {options.seconds:g} s each (service"
           f"{' before, after' if options.before else ''} and floor, alternating)")
     print(f"  floor:  {statistics.mean(floors):7.1f} requests/s  (rounds: {', '.join(f'{f:.0f}' for f in floors)}); "
-          f"worker CPU {statistics.mean(floor_cpu):.3f} ms per request")
+          f"worker CPU {statistics.mean(floor_cpu):.3f} ms per request"
+          + (f", database server CPU {statistics.mean(floor_db_cpu):.3f} ms" if kind == "postgresql" else ""))
     for name, root in trees:
         each = figures[name]
         counts = statements_per_move(root, kind, options.pg_url)
@@ -279,6 +307,10 @@ def ratio(kind: str, options, directory: Path) -> None:
         print(f"          worker CPU per action {statistics.mean(each['cpu']):.2f} ms (rounds: "
               f"{', '.join(f'{c:.2f}' for c in each['cpu'])}); floor's CPU per request / this = "
               f"{statistics.mean(floor_cpu) / statistics.mean(each['cpu']):.3f}")
+        if kind == "postgresql":
+            print(f"          database server CPU per action {statistics.mean(each['db_cpu']):.2f} ms (rounds: "
+                  f"{', '.join(f'{c:.2f}' for c in each['db_cpu'])}); floor's per request / this = "
+                  f"{statistics.mean(floor_db_cpu) / statistics.mean(each['db_cpu']):.3f}")
         print("          statements per move: " + ", ".join(
             f"{k} {low if low == high else f'{low}-{high}'}" for k, (low, high, _) in counts.items()))
 

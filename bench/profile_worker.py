@@ -1,7 +1,7 @@
 """Where a gunicorn worker spends its time under the game load: py-spy samples one worker while
 client processes play, and the samples are attributed to the innermost layer on their stack.
 
-    .venv/bin/python bench/profile_worker.py [--db sqlite|postgresql] [--seconds 12] [--clients 2]
+    .venv/bin/python bench/profile_worker.py [--db sqlite|postgresql] [--seconds 12] [--clients 2] [--keep FILE]
 
 Layers: the SQL itself (the driver call), SQLAlchemy, Flask/werkzeug/flask-smorest/Flask-Limiter,
 marshmallow/webargs/apispec, the rules engine, JSON, the service's own code, and gunicorn waiting
@@ -52,6 +52,7 @@ def main() -> None:
     parser.add_argument("--pg-url", default=os.environ.get("TEST_DATABASE_URL", ""))
     parser.add_argument("--seconds", type=float, default=12)
     parser.add_argument("--clients", type=int, default=2)
+    parser.add_argument("--keep", default="", help="also copy py-spy's raw samples to this file")
     options = parser.parse_args()
     spy = Path(sys.executable).with_name("py-spy")
     if not spy.exists():
@@ -69,6 +70,8 @@ def main() -> None:
             recorder.wait()
         finally:
             stop_gunicorn(process)
+        if options.keep:
+            Path(options.keep).write_text(samples.read_text())
         counts, total = collections.Counter(), 0
         for line in samples.read_text().splitlines():
             stack, _, count = line.rpartition(" ")

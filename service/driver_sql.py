@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import collections
 import functools
+from contextlib import contextmanager
 
 from sqlalchemy import bindparam
 from sqlalchemy.exc import DBAPIError
@@ -73,7 +74,7 @@ def prepared(statement, dialect, keys: tuple[str, ...] | None = None) -> Prepare
 
 
 @functools.cache
-def _multi_row_insert(statement, keys: tuple[str, ...], count: int):
+def multi_row_insert(statement, keys: tuple[str, ...], count: int):
     """INSERT ... VALUES (...), (...): `count` rows of `keys`, bound as <key>__<row number>."""
     columns = statement.table.c
     return statement.values([{key: bindparam(f"{key}__{n}", type_=columns[key].type) for key in keys}
@@ -125,7 +126,7 @@ class Driver:
             self.execute(statement, rows[0], keys)
             return
         if self.dialect.name == "postgresql" and statement.is_insert:
-            self.execute(_multi_row_insert(statement, keys, len(rows)),
+            self.execute(multi_row_insert(statement, keys, len(rows)),
                          {f"{key}__{n}": row[key] for n, row in enumerate(rows) for key in keys})
             return
         statement = prepared(statement, self.dialect, keys)
@@ -136,6 +137,28 @@ class Driver:
             self.cursor.executemany(statement.sql, bound)
         except self.dialect.loaded_dbapi.Error as exc:
             raise self.wrapped(exc, statement.sql, bound, many=True) from exc
+
+    def pipelined(self, *items) -> list[list]:
+        """The rows of each (statement, params), run in order. On PostgreSQL the lot is sent at
+        once in psycopg's pipeline mode: one round trip for all of them (and the BEGIN before
+        them), each statement still starting after the one before it has finished."""
+        if self.dialect.name != "postgresql":
+            return [self.execute(statement, params).all() for statement, params in items]
+        runs = [(prepared(statement, self.dialect), params) for statement, params in items]
+        runs = [(statement, statement.bind(params), self.raw.cursor()) for statement, params in runs]
+        current = None
+        try:
+            with self.raw.pipeline():
+                for current, bound, cursor in runs:
+                    if self.engine.dispatch.before_cursor_execute:
+                        self._told(current, bound, False)
+                    cursor.execute(current.sql, bound)
+            return [statement.rows(cursor) for statement, _, cursor in runs]
+        except self.dialect.loaded_dbapi.Error as exc:
+            raise self.wrapped(exc, current.sql if current else None) from exc
+        finally:
+            for _, _, cursor in runs:
+                cursor.close()
 
     def wrapped(self, exc, sql: str | None = None, params=None, many: bool = False) -> Exception:
         """The driver's error as SQLAlchemy raises it (sqlalchemy.exc.OperationalError, ...), which
@@ -157,3 +180,24 @@ class Driver:
     @property
     def rowcount(self) -> int:
         return self.cursor.rowcount
+
+
+@contextmanager
+def one_statement(engine):
+    """A pooled connection for a statement that runs alone (a read): on PostgreSQL in autocommit,
+    so that no BEGIN and ROLLBACK round trips surround it (the statement is its own transaction,
+    with one snapshot); on SQLite it runs in its own implicit read transaction as it is."""
+    pooled = engine.raw_connection()
+    raw = pooled.dbapi_connection
+    alone = engine.dialect.name == "postgresql"
+    try:
+        if alone:
+            raw.autocommit = True
+        yield Driver(raw, engine, pooled=pooled)
+    finally:
+        if alone:
+            try:
+                raw.autocommit = False
+            except engine.dialect.loaded_dbapi.Error as exc:  # a broken connection: not pooled again
+                pooled.invalidate(exc)
+        pooled.close()

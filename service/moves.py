@@ -186,9 +186,12 @@ def lock(connection, game_id: str, token: str, key: str | None):
     if key is not None:
         params["key"] = key
     dialect = connection.dialect.name
-    if dialect == "postgresql" and connection.execute(_LOCK_GAME, params).first() is None:
-        raise invalid_token()
-    row = connection.execute(_read_statement(dialect, key is not None), params).first()
+    read = _read_statement(dialect, key is not None)
+    if dialect == "postgresql":  # the lock, then the read: sent together, one round trip
+        locked, found = connection.pipelined((_LOCK_GAME, params), (read, params))
+        row = found[0] if locked and found else None
+    else:
+        row = connection.execute(read, params).first()
     if row is None:
         raise invalid_token()
     return row
@@ -236,11 +239,14 @@ def play(connection, row, body) -> tuple[int, dict, str]:
         if hand != match.hand_number:  # misdealt: over already, its deck shown with this change
             revealed.append(tuple({"hand": hand, "deck": deck, "salt": salt, "commitment": commitment}[name]
                                   for name in DEAL_FIELDS))
-    connection.executemany(store._INSERT_EVENT, rows)
+    hooks = [hook for hook in store.change_hooks() if _wanted(hook, row)]
+    # On PostgreSQL, with no hook to see them first, the events ride in the games UPDATE (_save)
+    folded = rows if connection.dialect.name == "postgresql" and not hooks else None
+    if folded is None:
+        connection.executemany(store._INSERT_EVENT, rows)
     recorded = [{"seq": r["seq"], **event} for r, event in zip(rows, events)]
 
     version, status = row.version + 1, store.FINISHED if match.is_over else store.ACTIVE
-    hooks = [hook for hook in store.change_hooks() if _wanted(hook, row)]
     clock = None
     if dispatch.after_change not in hooks:  # no one to tell: of dispatch's work, only the clock is left
         deadline, clock = _move_clock(row, match, seat, recorded, moment)
@@ -261,7 +267,7 @@ def play(connection, row, body) -> tuple[int, dict, str]:
         connection.executemany(store._STORE_VIEW, [{"game": row.id, "which": each, "version": version, "body": text}
                                                    for each, text in texts.items()])
     else:
-        _save(connection, row, match, version, status, clock, texts)
+        _save(connection, row, match, version, status, clock, texts, folded)
     return version, views[seat], texts[seat]
 
 
@@ -293,19 +299,22 @@ def _revealed(aggregated) -> list[tuple]:
 
 
 def _save(connection, row, match: Match, version: int, status: str, clock: dict | None,
-          texts: dict[int, str] | None = None) -> None:
+          texts: dict[int, str] | None = None, events: list[dict] | None = None) -> None:
     """The games UPDATE (versioned, with the wake-up), the clock's when `clock` holds its new
-    values, and the views when `texts` holds them. On PostgreSQL one statement: the other two
-    ride along as data-modifying CTEs, which run whatever the main UPDATE matched (a version
-    mismatch raises below, and the transaction is rolled back). On SQLite, one statement each."""
+    values, the views when `texts` holds them and the event rows in `events` (PostgreSQL only).
+    On PostgreSQL one statement: the others ride along as data-modifying CTEs, which run whatever
+    the main UPDATE matched (a version mismatch raises below, and the transaction is rolled
+    back). On SQLite, one statement each."""
     params = {"game": row.id, "read": row.version, "new_version": version, "new_state": match.to_dict(),
               "new_first_dealer": match.first_dealer, "new_to_move": match.to_move, "new_status": status,
               "new_updated_at": store.utcnow(), **(clock or {})}
     payload = wakeup.game_changed_payload(row.id, version, connection.pending)  # its waiters wake at the commit
     if payload is not None:  # PostgreSQL
-        statement = _save_statement(clock is not None, texts is not None)
-        changed = len(connection.execute(statement, {**params, "wakeup_payload": payload,
-                                                     **({"view0": texts[0], "view1": texts[1]} if texts else {})}).all())
+        event_keys = tuple(events[0]) if events else ()
+        statement = _save_statement(clock is not None, texts is not None, event_keys, len(events or ()))
+        changed = len(connection.execute(statement, {
+            **params, "wakeup_payload": payload, **({"view0": texts[0], "view1": texts[1]} if texts else {}),
+            **{f"{key}__{n}": event[key] for n, event in enumerate(events or ()) for key in event_keys}}).all())
     else:
         changed = connection.execute(store._SAVE_GAME, params).rowcount
         if clock is not None:
@@ -318,8 +327,11 @@ def _save(connection, row, match: Match, version: int, status: str, clock: dict 
 
 
 @functools.cache
-def _save_statement(with_clock: bool, with_views: bool):
+def _save_statement(with_clock: bool, with_views: bool, event_keys: tuple[str, ...] = (), events: int = 0):
     statement = store._SAVE_GAME
+    if events:
+        statement = statement.add_cte(driver_sql.multi_row_insert(store._INSERT_EVENT, event_keys, events)
+                                      .cte("recorded_events"))
     if with_clock:
         statement = statement.add_cte(_SAVE_CLOCK.cte("moved_clock"))
     if with_views:

@@ -25,7 +25,7 @@ from sqlalchemy.orm.exc import StaleDataError
 from . import deadlines, deals, fastjson, second_deck, table_clocks, wakeup
 from .access.models import SeatToken
 from .database import begin_read_only
-from .driver_sql import Driver
+from .driver_sql import one_statement
 from .errors import Problem, invalid_token
 from .extensions import db
 from .models import Deal, Event, Game, IdempotencyRecord, Seat, utcnow
@@ -461,17 +461,11 @@ def read_view(game_id: str, token: str) -> tuple[int, int, str]:
     the current version's (one indexed read, no match loaded), else computed now."""
     if not could_be_game_id(game_id):
         raise invalid_token()
-    # A pooled DBAPI connection of its own and one statement in driver SQL: the session's (and a
-    # Core connection's) transaction machinery cost more than the read. On SQLite the statement
-    # runs alone, in its own implicit read transaction; PostgreSQL's is rolled back as the
-    # connection goes back to the pool.
-    engine = db.engine
-    raw = engine.raw_connection()
-    try:
-        row = Driver(raw.dbapi_connection, engine).execute(_STORED_VIEW, {"game": game_id,
-                                                                          "token_hash": hash_secret(token)}).first()
-    finally:
-        raw.close()
+    # A pooled DBAPI connection of its own and one statement in driver SQL, alone (on PostgreSQL in
+    # autocommit): the session's (and a Core connection's) transaction machinery, and on
+    # PostgreSQL a BEGIN and a ROLLBACK, cost more than the read.
+    with one_statement(db.engine) as connection:
+        row = connection.execute(_STORED_VIEW, {"game": game_id, "token_hash": hash_secret(token)}).first()
     if row is None:
         raise invalid_token()
     if row.view_version == row.version and row.view_body is not None:
