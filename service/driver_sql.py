@@ -138,28 +138,6 @@ class Driver:
         except self.dialect.loaded_dbapi.Error as exc:
             raise self.wrapped(exc, statement.sql, bound, many=True) from exc
 
-    def pipelined(self, *items) -> list[list]:
-        """The rows of each (statement, params), run in order. On PostgreSQL the lot is sent at
-        once in psycopg's pipeline mode: one round trip for all of them (and the BEGIN before
-        them), each statement still starting after the one before it has finished."""
-        if self.dialect.name != "postgresql":
-            return [self.execute(statement, params).all() for statement, params in items]
-        runs = [(prepared(statement, self.dialect), params) for statement, params in items]
-        runs = [(statement, statement.bind(params), self.raw.cursor()) for statement, params in runs]
-        current = None
-        try:
-            with self.raw.pipeline():
-                for current, bound, cursor in runs:
-                    if self.engine.dispatch.before_cursor_execute:
-                        self._told(current, bound, False)
-                    cursor.execute(current.sql, bound)
-            return [statement.rows(cursor) for statement, _, cursor in runs]
-        except self.dialect.loaded_dbapi.Error as exc:
-            raise self.wrapped(exc, current.sql if current else None) from exc
-        finally:
-            for _, _, cursor in runs:
-                cursor.close()
-
     def wrapped(self, exc, sql: str | None = None, params=None, many: bool = False) -> Exception:
         """The driver's error as SQLAlchemy raises it (sqlalchemy.exc.OperationalError, ...), which
         the error handlers answer (a locked database: 503); a lost connection is not pooled again."""

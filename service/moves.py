@@ -7,12 +7,13 @@ One move is, in one transaction:
      and the revealed deals, the move clock, whether the change hooks have work (anyone to
      tell, a seat bound to a player), whether the game has vacations; with an Idempotency-Key,
      its first answer;
-  2. one events insert (every event of the move, a next hand's deal included);
-  3. at a hand's end only: the deal revealed, the next one stored;
+  2. at a hand's end only: the deal revealed, the next one stored;
+  3. one events insert (every event of the move, a next hand's deal included);
   4. the games UPDATE, versioned (WHERE version = <read>) as store._save's, whose RETURNING sends
      PostgreSQL's wake-up NOTIFY (queued with the transaction, sent at commit only); with it the
      clock's UPDATE (only when a new turn began) and both seats' views (store.envelope plus the
-     engine's view): on PostgreSQL as data-modifying CTEs of that one statement, on SQLite as a
+     engine's view): on PostgreSQL the events insert, the clock and the views are data-modifying
+     CTEs of that one statement (a round trip each cost more than the statement), on SQLite a
      statement each (the views in one executemany);
 and the outbox and players' feeds (through the change hooks) only when the game has contacts or
 bound seats, the idempotency record only with a key. Core statements built once and compiled
@@ -187,11 +188,9 @@ def lock(connection, game_id: str, token: str, key: str | None):
         params["key"] = key
     dialect = connection.dialect.name
     read = _read_statement(dialect, key is not None)
-    if dialect == "postgresql":  # the lock, then the read: sent together, one round trip
-        locked, found = connection.pipelined((_LOCK_GAME, params), (read, params))
-        row = found[0] if locked and found else None
-    else:
-        row = connection.execute(read, params).first()
+    if dialect == "postgresql" and connection.execute(_LOCK_GAME, params).first() is None:
+        raise invalid_token()
+    row = connection.execute(read, params).first()
     if row is None:
         raise invalid_token()
     return row
