@@ -260,7 +260,7 @@ def play(connection, row, body) -> tuple[int, dict, str]:
     common = store.envelope(row.id, version, status, [(0, row.name0), (1, row.name1)], deadline, commitment, revealed)
     if knock_decks:
         common.update(second_deck.view_part(row.id))
-    views = {each: {**common, **match.view(each)} for each in (0, 1)}
+    views = {each: {**common, **view} for each, view in match.views().items()}
     texts = {each: store.view_text(view) for each, view in views.items()}
     if hooks:
         connection.executemany(store._STORE_VIEW, [{"game": row.id, "which": each, "version": version, "body": text}

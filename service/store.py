@@ -409,8 +409,8 @@ def views_for(game: Game, match: Match | TableGame | None, seats=None) -> dict[i
     if match is None:
         # Not dealt yet: the view of an empty match, with no dealer (chosen when seat 1 joins).
         empty = Match.new(Rules.from_dict(game.rules), 0)
-        return {seat: {**common, **empty.view(seat), "dealer": None} for seat in seats}
-    return {seat: {**common, **match.view(seat)} for seat in seats}
+        return {seat: {**common, **view, "dealer": None} for seat, view in empty.views(seats).items()}
+    return {seat: {**common, **view} for seat, view in match.views(seats).items()}
 
 
 def envelope(game_id: str, version: int, status: str, names: list[tuple], deadline, commitment: str | None,

@@ -222,8 +222,8 @@ class MahjongMatch(Match):
 
     # -- views and serialisation ---------------------------------------------------------------
 
-    def view(self, seat: int) -> dict:
-        view = super().view(seat)
+    def view(self, seat: int, shared: dict | None = None) -> dict:
+        view = super().view(seat, shared)
         view["table"] = plain_copy(self.table)  # the table is public
         view["must_use"] = str(self.must_use) if self.must_use and seat == self.to_move else None
         return view

@@ -192,9 +192,8 @@ class Match:
                 raise IllegalAction("knock-required", f"the last discard was taken to knock: knock, "
                                     f"not discard {card}")
             return
-        rest = [c for c in hand if c != card]
-        points = (layout_from_melds(rest, action.melds, scheme=self.scheme).deadwood_points
-                  if action.melds is not None else self.scheme.deadwood(rest))
+        points = (layout_from_melds([c for c in hand if c != card], action.melds, scheme=self.scheme).deadwood_points
+                  if action.melds is not None else self.scheme.deadwood_without(hand, card))
         if points and not self.rules.knocking_allowed:
             raise IllegalAction("knocking-not-allowed", f"only gin ends a hand in these rules; "
                                 f"knocking with {card} leaves {points} points of deadwood")
@@ -203,7 +202,7 @@ class Match:
                                 f"of deadwood; the limit this hand is {self.knock_limit}")
 
     def _knock_deadwood_ok(self, hand: list[Card], discard: Card) -> bool:
-        points = self.scheme.deadwood([c for c in hand if c != discard])
+        points = self.scheme.deadwood_without(hand, discard)
         return points <= self.knock_limit and (points == 0 or self.rules.knocking_allowed)
 
     def _big_gin(self, hand: list[Card]) -> bool:
@@ -399,10 +398,16 @@ class Match:
 
     # -- views and serialisation ------------------------------------------------------------
 
-    def view(self, seat: int) -> dict:
+    def view(self, seat: int, shared: dict | None = None) -> dict:
         """What `seat` may see, JSON-safe. The only way state leaves the engine toward a player."""
         from .views import seat_view
-        return seat_view(self, seat)
+        return seat_view(self, seat, shared)
+
+    def views(self, seats=(0, 1)) -> dict[int, dict]:
+        """The views of several seats at once (as view() makes each), what they see alike made once."""
+        from .views import shared_parts
+        shared = shared_parts(self)
+        return {seat: self.view(seat, shared) for seat in seats}
 
     def to_dict(self) -> dict:
         return {

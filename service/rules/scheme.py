@@ -11,7 +11,7 @@ from itertools import combinations
 from typing import Iterable
 
 from .cards import Card, parse_cards
-from .melds import Arrangement, Meld, best_arrangement, deadwood_count
+from .melds import Arrangement, Meld, best_arrangement, deadwood_count, deadwood_of_masks, suit_masks
 from .runs import card_value, is_run_ranks, next_rank
 
 
@@ -86,6 +86,15 @@ class CardScheme:
         if self.standard:
             return deadwood_count(cards)
         return self.count(cards) - self._search(sorted(cards))[0]
+
+    def deadwood_without(self, cards: list[Card], card: Card) -> int:
+        """The deadwood of `cards` less `card` (one of them); with standard values and runs
+        straight from the suit masks, without a list of the rest."""
+        if self.standard:
+            masks = suit_masks(cards)
+            masks[card.suit_index] &= ~card.bit
+            return deadwood_of_masks(*masks)
+        return self.deadwood([c for c in cards if c != card])
 
     def min_deadwood(self, cards: Iterable[Card | str]) -> int:
         """10 cards: their lowest count; 11: the lowest after the best discard."""

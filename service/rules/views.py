@@ -4,9 +4,13 @@ from __future__ import annotations
 from .plain import plain_copy
 
 
-def seat_view(match, seat: int) -> dict:
+def seat_view(match, seat: int, shared: dict | None = None) -> dict:
+    """What `seat` may see. `shared`: shared_parts(match), when several seats' views are made at
+    once (Match.views): what every seat sees alike is then copied once, not once per seat."""
     if seat not in (0, 1):
         raise ValueError("seat must be 0 or 1")
+    if shared is None:
+        shared = shared_parts(match)
     opponent = 1 - seat
     hand = sorted(match.hands[seat])
     return {
@@ -19,13 +23,25 @@ def seat_view(match, seat: int) -> dict:
         "arrangement": _arrangement(match, hand) if hand else None,
         "opponent": {"seat": opponent, "card_count": len(match.hands[opponent]),
                      "known_cards": [str(c) for c in sorted(match.known[opponent])]},
-        "discard_pile": [str(c) for c in match.discard_pile],
+        "discard_pile": shared["discard_pile"],
         "stock_count": len(match.stock),
         "knock_limit": match.knock_limit,
         **({"knock_card": str(match.knock_card)} if match.knock_card else {}),
         "multiplier": match.multiplier,
         "legal_actions": [a.to_dict() for a in match.legal_actions(seat)],
         "can_resign": not match.is_over,
+        "scores": shared["scores"],
+        "last_hand": shared["last_hand"],
+        "result": shared["result"],
+        "rules": shared["rules"],
+    }
+
+
+def shared_parts(match) -> dict:
+    """The parts of a view every seat sees alike, copied from the match (a view never shares
+    the match's own lists)."""
+    return {
+        "discard_pile": [str(c) for c in match.discard_pile],
         "scores": {"games": plain_copy(match.games), "hands_won": list(match.wins),
                    "sheet": plain_copy(match.sheet)},
         "last_hand": plain_copy(match.last_hand),
@@ -39,12 +55,17 @@ def _arrangement(match, hand) -> dict:
     view = scheme.best(hand).to_dict()
     if len(hand) == 11:
         # Suggest the discard that leaves the least deadwood, among the cards one may discard.
-        options = [(scheme.deadwood([c for c in hand if c != card]), -scheme.points(card), card)
-                   for card in hand if card != match.taken]
+        options = [(points, -scheme.points(card), card)
+                   for card, points in _deadwood_without_each(scheme, hand) if card != match.taken]
         points, _, card = min(options)
         view["best_discard"] = str(card)
         view["deadwood_after_discard"] = points
     return view
+
+
+def _deadwood_without_each(scheme, hand) -> list[tuple]:
+    """(card, deadwood of the hand less that card) for every card of the hand."""
+    return [(card, scheme.deadwood_without(hand, card)) for card in hand]
 
 
 def redact_event(event: dict, viewer_seat: int, reveal_all: bool = False) -> dict:
