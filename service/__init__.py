@@ -40,6 +40,8 @@ def create_app(config_overrides: dict | None = None):
     with app.app_context():
         if db.engine.dialect.name == "sqlite":
             database.configure_sqlite(db.engine, app.config["SQLITE_BUSY_TIMEOUT"])
+        elif db.engine.dialect.name == "postgresql":
+            database.configure_postgresql(db.engine)
 
     api.init_app(app)
     api.spec.components.security_scheme("bearerAuth", BEARER_SCHEME)

@@ -45,6 +45,22 @@ def configure_sqlite(engine, busy_timeout: float) -> None:
             begin_immediate(raw, busy_timeout)
 
 
+def configure_postgresql(engine) -> None:
+    """Compress long values (a game's state, the stored views: about 2 KB of JSON each, written
+    with every move) with LZ4 rather than PostgreSQL's default pglz, which costs the server
+    several times the CPU (bench/README.md). A session setting, so that nothing in the schema
+    depends on it: a server without LZ4 (built without it, or before version 14) keeps pglz."""
+
+    @event.listens_for(engine, "connect")
+    def on_connect(dbapi_connection, _record):
+        try:
+            with dbapi_connection.cursor() as cursor:
+                cursor.execute("SET default_toast_compression = 'lz4'")
+            dbapi_connection.commit()
+        except engine.dialect.loaded_dbapi.Error:
+            dbapi_connection.rollback()
+
+
 def begin_immediate(raw, timeout: float) -> None:
     """BEGIN IMMEDIATE, tried again in steps of a fraction of a millisecond while another writer
     holds the lock, for up to `timeout` seconds. SQLite's own busy handler sleeps 1, 2, 5, 10,
