@@ -278,7 +278,8 @@ def _write_webhook(game, match, seat: int, contact, event_type: str, moment: dat
         "timestamp": moment.isoformat(),
         "data": {
             "game_id": game.id, "version": game.version, "seat": seat,
-            "to_move": match.to_move, "your_turn": is_to_move(match, seat),
+            # as the view has it: one seat, or at a table every seat to move (one per board)
+            "to_move": view["to_move"], "your_turn": is_to_move(match, seat),
             "deadline": deadline.isoformat() if deadline else None,
             "events": seat_events(game, seat, own_seq(game, seat)),
             "view": view,

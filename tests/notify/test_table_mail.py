@@ -213,6 +213,7 @@ def test_webhooks_and_digests_at_a_table(nclient, notify_app, mail_server, clock
     view = table_view(nclient, game, 1)
     assert hooks[-1]["type"] == ("turn.started" if 1 in view["to_move"] else "game.started")
     assert hooks[-1]["data"]["your_turn"] == (1 in view["to_move"])
+    assert hooks[-1]["data"]["to_move"] == hooks[-1]["data"]["view"]["to_move"] == view["to_move"]  # every board's
     seen = hooks[-1]["data"]["view"]
     if seen["my_board"] is not None:  # its own hand, as its view over HTTP shows it
         assert seen["my_board"]["view"]["hand"] == view["my_board"]["view"]["hand"]
