@@ -1,4 +1,5 @@
-"""How fast the rules engine is: min_deadwood per hand, and hands of random self-play per second.
+"""How fast the rules engine is: min_deadwood per hand, hands of random self-play per second, and
+both seats' views of a move.
 
     .venv/bin/python bench/bench_rules.py [--runs 7] [--selfplay-hands 300]
 
@@ -148,6 +149,29 @@ def self_play_hands(hands: int, seed: int) -> tuple[float, int]:
     return time.perf_counter() - started, actions
 
 
+def views_per_move(states: int, seed: int) -> float:
+    """Microseconds (process time) to make both seats' views (Match.views, as every stored move
+    does) of `states` positions of random legal play, each view made from a freshly loaded match."""
+    rng = random.Random(seed)
+    saved = []
+    match = Match.new(Rules.from_options("standard"), first_dealer=0)
+    while len(saved) < states:
+        if match.is_over:
+            match = Match.new(Rules.from_options("standard"), first_dealer=rng.randrange(2))
+        if match.needs_deal:
+            deck = full_deck()
+            rng.shuffle(deck)
+            match.deal(deck)
+            continue
+        match.apply(match.to_move, rng.choice(match.legal_actions(match.to_move)))
+        saved.append(match.to_dict())
+    loaded = [Match.from_dict(state) for state in saved]
+    started = time.process_time()
+    for each in loaded:
+        each.views()
+    return (time.process_time() - started) / len(loaded) * 1e6
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7, help="timed runs per figure (median reported)")
@@ -176,6 +200,10 @@ def main() -> None:
           f"{args.selfplay_hands} hands:")
     print(f"  {statistics.median(rates):9.0f} hands per second   ({statistics.median(action_rates):.0f} actions "
           f"per second, legal_actions included)")
+    print()
+    views = [views_per_move(1000, seed=args.seed * 1000 + run) for run in range(max(3, args.runs // 2))]
+    print(f"both seats' views of a move (Match.views), median of {len(views)} runs of 1,000 positions of random play:")
+    print(f"  {statistics.median(views):9.1f} us per move")
 
 
 if __name__ == "__main__":
