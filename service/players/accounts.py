@@ -2,9 +2,11 @@
 binding seats to players, and the player's games."""
 from __future__ import annotations
 
+import functools
 import json
 
-from sqlalchemy import bindparam, case, select
+from sqlalchemy import bindparam, case, cast, exists, func, select
+from sqlalchemy.dialects.postgresql import JSONB
 
 from .. import wakeup
 from ..errors import Problem
@@ -94,26 +96,50 @@ def player_of(game_id: str, seat: int) -> Player | None:
 _mine, _opponent = PlayerSeat.__table__.alias("mine"), Seat.__table__.alias("opponent")
 _my_seat, _games, _clocks = Seat.__table__.alias("my_seat"), Game.__table__, GameClock.__table__
 _opponent_player = PlayerSeat.__table__.alias("opponent_binding")
-_players = Player.__table__
-_ORDER = case(((_games.c.status == "active") & (_games.c.to_move == _mine.c.seat), 0),
-              (_games.c.status == "active", 1), (_games.c.status == "waiting_for_opponent", 2), else_=3)
-_MY_GAMES = (
-    select(_games.c.id, _games.c.status, _games.c.to_move, _games.c.version, _mine.c.seat,
-           _opponent.c.name.label("opponent_name"), _players.c.name.label("opponent_player"),
-           _players.c.bot.label("opponent_bot"), _my_seat.c.view_body, _clocks.c.deadline_at, _ORDER.label("rank"))
-    .select_from(_mine.join(_games, _games.c.id == _mine.c.game_id)
-                 .join(_my_seat, (_my_seat.c.game_id == _games.c.id) & (_my_seat.c.seat == _mine.c.seat))
-                 .outerjoin(_opponent, (_opponent.c.game_id == _games.c.id) & (_opponent.c.seat == 1 - _mine.c.seat))
-                 .outerjoin(_opponent_player, (_opponent_player.c.game_id == _games.c.id)
-                            & (_opponent_player.c.seat == 1 - _mine.c.seat))
-                 .outerjoin(_players, _players.c.id == _opponent_player.c.player_id)
-                 .outerjoin(_clocks, _clocks.c.game_id == _games.c.id))
-    .where(_mine.c.player_id == bindparam("player"))
-    # Your turn first, then the other active games, those waiting for an opponent, finished ones;
-    # each by deadline (none last), then the most recently changed.
-    .order_by(_ORDER, _clocks.c.deadline_at.is_(None), _clocks.c.deadline_at, _games.c.updated_at.desc(),
-              _games.c.id)
-    .limit(bindparam("limit")).offset(bindparam("offset")))
+_players, _all_seats = Player.__table__, Seat.__table__.alias("any_seat")
+_IS_TABLE = exists().where(_all_seats.c.game_id == _games.c.id, _all_seats.c.seat >= 2)  # three seats or more
+
+
+def _among_movers(dialect: str):
+    """Whether my seat is one of the seats to move, as its stored view says: at a table every
+    board's mover (a list), at two seats the one (the view's `to_move` is then a number)."""
+    if dialect == "postgresql":
+        return cast(_my_seat.c.view_body, JSONB)["to_move"].op("@>", is_comparison=True)(func.to_jsonb(_mine.c.seat))
+    movers = func.json_each(_my_seat.c.view_body, "$.to_move").table_valued("value")
+    return exists(select(1).select_from(movers).where(movers.c.value == _mine.c.seat))
+
+
+@functools.cache
+def _my_games(dialect: str):
+    your_turn = (_games.c.status == "active") & (
+        (_games.c.to_move == _mine.c.seat) | (_IS_TABLE & _among_movers(dialect)))
+    order = case((your_turn, 0), (_games.c.status == "active", 1), (_games.c.status == "waiting_for_opponent", 2),
+                 else_=3)
+    # At a table the opponent is read from the view (the seat on my board now): not 1 - my seat.
+    facing = case((_IS_TABLE, -1), else_=1 - _mine.c.seat)
+    return (
+        select(_games.c.id, _games.c.status, _games.c.to_move, _games.c.version, _mine.c.seat,
+               _opponent.c.name.label("opponent_name"), _players.c.name.label("opponent_player"),
+               _players.c.bot.label("opponent_bot"), _my_seat.c.view_body, _clocks.c.deadline_at,
+               order.label("rank"))
+        .select_from(_mine.join(_games, _games.c.id == _mine.c.game_id)
+                     .join(_my_seat, (_my_seat.c.game_id == _games.c.id) & (_my_seat.c.seat == _mine.c.seat))
+                     .outerjoin(_opponent, (_opponent.c.game_id == _games.c.id) & (_opponent.c.seat == facing))
+                     .outerjoin(_opponent_player, (_opponent_player.c.game_id == _games.c.id)
+                                & (_opponent_player.c.seat == facing))
+                     .outerjoin(_players, _players.c.id == _opponent_player.c.player_id)
+                     .outerjoin(_clocks, _clocks.c.game_id == _games.c.id))
+        .where(_mine.c.player_id == bindparam("player"))
+        # Your turn first, then the other active games, those waiting for an opponent, finished ones;
+        # each by deadline (none last), then the most recently changed.
+        .order_by(order, _clocks.c.deadline_at.is_(None), _clocks.c.deadline_at, _games.c.updated_at.desc(),
+                  _games.c.id)
+        .limit(bindparam("limit")).offset(bindparam("offset")))
+
+
+_TABLE_PLAYERS = (select(PlayerSeat.game_id, PlayerSeat.seat, Player.name, Player.bot)
+                  .join(Player, Player.id == PlayerSeat.player_id)
+                  .where(PlayerSeat.game_id.in_(bindparam("games", expanding=True))))
 
 
 def _score(view: dict, seat: int) -> tuple[int, int]:
@@ -128,17 +154,33 @@ def _score(view: dict, seat: int) -> tuple[int, int]:
 
 
 def my_games(player: Player, limit: int, offset: int, links_of) -> dict:
-    rows = db.session.execute(_MY_GAMES, {"player": player.id, "limit": limit + 1, "offset": offset}).all()
+    rows = db.session.execute(_my_games(db.engine.dialect.name),
+                              {"player": player.id, "limit": limit + 1, "offset": offset}).all()
+    views = {row.id: json.loads(row.view_body) if row.view_body else {} for row in rows[:limit]}
+    tables = [row.id for row in rows[:limit] if len(views[row.id].get("players") or ()) > 2]
+    bound = {(game, seat): (name, bot) for game, seat, name, bot in
+             db.session.execute(_TABLE_PLAYERS, {"games": tables}).all()} if tables else {}
     games = []
     for row in rows[:limit]:
-        view = json.loads(row.view_body) if row.view_body else {}
+        view = views[row.id]
         you, opponent = _score(view, row.seat)
+        seats = len(view.get("players") or ()) or 2
+        rival = _rival(row, view, bound) if seats > 2 else {
+            "name": row.opponent_name, "player": row.opponent_player,
+            "bot": row.opponent_bot if row.opponent_player is not None else None}
         games.append({
-            "game_id": row.id, "seat": row.seat, "status": row.status, "version": row.version,
-            "your_turn": row.rank == 0, "phase": view.get("phase"),
-            "opponent": {"name": row.opponent_name, "player": row.opponent_player,
-                         "bot": row.opponent_bot if row.opponent_player is not None else None},
+            "game_id": row.id, "seat": row.seat, "seats": seats, "status": row.status, "version": row.version,
+            "your_turn": row.rank == 0, "phase": view.get("phase"), "opponent": rival,
             "score": {"you": you, "opponent": opponent},
             "deadline": row.deadline_at.isoformat() if row.deadline_at else None,
             "links": links_of(row.id)})
     return {"games": games, "next_offset": offset + limit if len(rows) > limit else None}
+
+
+def _rival(row, view: dict, bound: dict) -> dict:
+    """At a table: the seat mine plays on its board now (all null while mine sits out or waits)."""
+    board = view.get("my_board")
+    seat = next((s for s in board["seats"] if s != row.seat), None) if board else None
+    name = next((p["name"] for p in view.get("players") or () if p["seat"] == seat), None)
+    player, bot = bound.get((row.id, seat), (None, None))
+    return {"name": name, "player": player, "bot": bot}

@@ -12,7 +12,7 @@ from ..schemas import (VIEW_DOC, Documented, NameField, RevealedDealSchema, Seat
                        TableMeldSchema, _doc, seat_field)
 from ..table_games import SEAT_COUNTS
 from ..table_schemas import (FORMATS, SEATS, TABLE_SEAT_COUNTS, PublicBoardSchema, TableHandRecordSchema, TablePlayerSchema,
-                             TableResultSchema, TableScoresSchema)
+                             TableResultSchema, TableScoresSchema, table_seat)
 from .challenges import DECLINE_REASONS, OPPONENT_KINDS
 
 RULES_CHOICE = _doc("A preset from RULES.md plus option overrides; an unknown option or a value out of range "
@@ -88,12 +88,16 @@ class ScoreSchema(ma.Schema):
 
 class MyGameSchema(ma.Schema):
     game_id = f.String(required=True)
-    seat = seat_field(required=True)
+    seat = table_seat("Your seat: 0 (who created the game), 1, ... (up to 7 at a table of eight)", required=True)
+    seats = f.Integer(required=True, validate=v.OneOf(SEAT_COUNTS),
+                      **_doc("How many seats the game has: 3 or more is a table"))
     status = f.String(required=True, validate=v.OneOf(("waiting_for_opponent", "active", "finished")))
     version = f.Integer(required=True)
-    your_turn = f.Boolean(required=True)
+    your_turn = f.Boolean(required=True, **_doc("Whether your seat may act now (at a table: it is one of "
+                                                  "the seats to move, one per board)"))
     phase = f.String(required=True, allow_none=True)
-    opponent = f.Nested(RivalSchema, required=True)
+    opponent = f.Nested(RivalSchema, required=True, **_doc(
+        "Who your seat plays; at a table the seat on your board now (every field null while you sit out)"))
     score = f.Nested(ScoreSchema, required=True, **_doc("The current game's totals (Hollywood: the newest column)"))
     deadline = f.String(required=True, allow_none=True, **_doc("ISO-8601: when the seat to move runs out of time"))
     links = f.Nested(GameLinksSchema, required=True)

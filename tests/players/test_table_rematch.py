@@ -8,7 +8,7 @@ import pytest
 
 from ..api.helpers import auth, cards_in, stored_game
 from ..api.table_helpers import board_secrets, mover_and_action
-from .support import events_of, new_player
+from .support import accepted_game, events_of, new_player, play_one
 from .test_players import count
 
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eli", "Flo"]
@@ -197,3 +197,33 @@ def test_a_table_rematch_expires_as_a_two_seat_one_does(client, app):
     assert count(app, "games") == games
     listed = client.get(f"/games/{old['id']}/rematch", headers=auth(players[2]["token"])).get_json()
     assert listed["rematch"]["status"] == "expired" and listed["rematch"]["game_id"] is None
+
+
+@pytest.mark.parametrize("seats", [3, 4])
+def test_my_games_at_a_table_shows_every_mover_its_turn_first_and_its_board_opponent(client, seats):
+    """/me/games at a table: `your_turn` for every seat to move (one per board, not only the one
+    the games row names), such a table listed before the player's other active games, `opponent`
+    the seat on the player's board now (all null while sitting out), `seats` the table's size."""
+    players, table = players_table(client, seats)
+    others = {}
+    for seat, player in enumerate(players):  # each player also has a two-seat game where it waits
+        other = accepted_game(client, player, new_player(client, f"Rival{seat}"))
+        while client.get(f"/games/{other['id']}", headers=auth(player["token"])).get_json()["to_move"] == \
+                other["seats"][player["name"]]:
+            play_one(client, other)
+        others[seat] = other["id"]
+    movers = view(client, table["id"], players[0])["to_move"]
+    assert len(movers) == (1 if seats == 3 else 2)
+    for seat, player in enumerate(players):
+        listed = client.get("/me/games", headers=auth(player["token"])).get_json()["games"]
+        mine, other = ({g["game_id"]: g for g in listed}[game] for game in (table["id"], others[seat]))
+        assert mine["seat"] == seat and mine["seats"] == seats and other["seats"] == 2
+        assert mine["your_turn"] is (seat in movers) and other["your_turn"] is False
+        if seat in movers:  # its turn first
+            assert listed[0]["game_id"] == table["id"]
+        board = view(client, table["id"], player)["my_board"]
+        facing = next(s for s in board["seats"] if s != seat) if board else None
+        expected = {"name": NAMES[facing], "player": NAMES[facing], "bot": False} if board else \
+            {"name": None, "player": None, "bot": None}
+        assert mine["opponent"] == expected
+        assert other["opponent"]["name"] == f"Rival{seat}"
