@@ -231,3 +231,27 @@ def test_play_the_computer_from_the_page(site, new_context, tmp_path):
         house.terminate()
         house.wait()
     assert "Traceback" not in (tmp_path / "house.log").read_text()
+
+
+def test_my_games_shows_a_table_and_who_is_on_my_board(site, new_context):
+    """A table of three among players: each one's list names the table and the seat on its own
+    board now, or says it sits out this hand (the API's `opponent` is then all null)."""
+    names = [unique(n) for n in ("Ann", "Bob", "Cy")]
+    tokens = [register(site, name) for name in names]
+    made = requests.post(f"{site.base_url}/me/games", json={"seats": 3}, headers=bearer(tokens[0]), timeout=10).json()
+    for invite in made["invites"]:
+        joined = requests.post(f"{site.base_url}/me/games/{made['game_id']}/join",
+                               json={"invite_code": invite["invite_code"]}, headers=bearer(tokens[invite["seat"]]), timeout=10)
+        assert joined.status_code == 201, joined.text
+    for seat, token in enumerate(tokens):
+        board = requests.get(f"{site.base_url}/games/{made['game_id']}", headers=bearer(token), timeout=10).json()["my_board"]
+        page = signed_in_page(site, new_context(), token)
+        listed = page.locator(f'#games li[data-game-id="{made["game_id"]}"]')
+        wait_until(lambda: listed.count() == 1, "the table in the list")
+        text = listed.inner_text()
+        assert "Table of 3" in text
+        if board:
+            assert f"on your board: {names[next(s for s in board['seats'] if s != seat)]}" in text
+        else:
+            assert "sitting out" in text
+        page.close()

@@ -18,9 +18,12 @@ async function renderGames() {
   try {
     const { data } = await call("GET", "/me/games?limit=100", auth());
     const rows = data.games.map((game) => {
-      const them = game.opponent.player || game.opponent.name || "nobody yet";
+      const them = game.opponent.player || game.opponent.name;
+      const who = game.seats > 2  // a table: the opponent is the seat on your board now
+        ? `Table of ${game.seats}${them ? ` · on your board: ${them}` : game.status === "active" ? " · sitting out" : ""}`
+        : `You v ${them || "nobody yet"}`;
       return el("li", { class: game.your_turn ? "mine" : "", dataset: { gameId: game.game_id } },
-        el("a", { href: `/play/${game.game_id}` }, `You v ${them}${game.opponent.bot ? " (computer)" : ""}`),
+        el("a", { href: `/play/${game.game_id}` }, `${who}${game.opponent.bot ? " (computer)" : ""}`),
         " — ", el("strong", {}, state(game)), ` · ${game.score.you}–${game.score.opponent}`,
         game.deadline && game.status === "active" ? ` · ${timeLeft(game.deadline)}` : "");
     });
