@@ -166,13 +166,18 @@ COMMANDS = [
     ("list", cmd_list, "the games you know: whose turn, scores, deadline", "gin list", ""),
     ("show", cmd_show, "your hand in melds and deadwood, the discard pile, what you may do",
      "gin show 3Yx9", "game"),
-    ("take", cmd_take, "take the upcard (the first turn's offer)", "gin take", "game"),
+    ("take", gin_play.cmd_words, "take the upcard (the first turn's offer); in Mahjong gin --count N takes the "
+     "top N cards of the discard pile", "gin take --count 3", "take"),
     ("pass", cmd_pass, "pass on the upcard", "gin pass", "game"),
     ("draw", cmd_draw, "draw from the stock or the discard pile", "gin draw stock", "draw"),
     ("discard", cmd_discard, "discard a card and end your turn", "gin discard 7H", "card"),
     ("knock", cmd_knock, "knock, discarding CARD (deadwood at most the knock limit)", "gin knock KS", "card"),
     ("gin", cmd_gin, "go gin: knock with the card that leaves 0 deadwood, or declare Big Gin", "gin gin",
      "game"),
+    ("meld", gin_play.cmd_words, "Mahjong gin: lay three or more cards of your hand on the table as a meld",
+     "gin meld 3H 4H 5H", "meld"),
+    ("add", gin_play.cmd_words, "Mahjong gin: add a card of your hand to a meld on the table (numbered from 1, "
+     "as gin show lists them)", "gin add 6H to 2", "meld"),
     ("resign", cmd_resign, "resign the match (your opponent wins)", "gin resign --yes", "resign"),
     ("claim", cmd_claim, "claim the match when your opponent's move deadline has passed", "gin claim", "game"),
     ("vacation", cmd_vacation, "pause your own move clock for DAYS days (capped per game)", "gin vacation 3",
@@ -250,6 +255,11 @@ def build_parser() -> argparse.ArgumentParser:
             sub.add_argument("source", choices=["stock", "discard"], help="where to draw from")
         elif kind == "card":
             sub.add_argument("card", metavar="CARD", help="a card in your hand, e.g. 7H, TD, 10d")
+        elif kind == "take":
+            sub.add_argument("--count", type=_positive, default=None, metavar="N",
+                             help="Mahjong gin: take the top N cards of the discard pile")
+        elif kind == "meld":
+            sub.add_argument("words", nargs="+", metavar="WORD", help="the cards (and for add: the meld's number)")
         elif kind == "watch":
             sub.add_argument("game_pos", metavar="GAME", nargs="?", help="game id or prefix")
             sub.add_argument("--timeout", type=float, default=None, help="give up after this many seconds")
@@ -296,7 +306,7 @@ def build_parser() -> argparse.ArgumentParser:
             sub.add_argument("--revoke", metavar="LINK_ID", help="revoke this watch link")
         elif kind == "series":
             sub.add_argument("series_id", metavar="SERIES", help="the series' id (POST /series answered it)")
-        if kind in ("game", "resign", "vacation"):
+        if kind in ("game", "resign", "vacation", "take"):
             sub.add_argument("game_pos", metavar="GAME", nargs="?", help="game id or prefix (default: your only game)")
         _common(sub, top=False)
     return parser

@@ -131,6 +131,17 @@ def mahjong_action(verb: str, rest: list[str], view: dict) -> dict:
     return {"type": "add_on", "card": card, "meld": int(number) - 1}
 
 
+def cmd_words(args, store: Store) -> int:
+    """A move in the words of `gin play` as a command of its own (`gin meld 3H 4H 5H`, `gin add
+    6H to 2`, `gin take --count 3`): read against the seat's view, then made as any command's."""
+    if args.command == "take" and args.count is None:  # the first turn's offer, as before
+        return gin_seats._act(args, store, {"type": "take_upcard"})
+    words = [args.command, *getattr(args, "words", [])] + ([str(args.count)] if args.command == "take" else [])
+    game_id, entry = store.find(args.game)
+    view, _ = _api_for(args, entry).view(game_id)
+    return gin_seats._act(args, store, action_from_words(words, view))
+
+
 def _cards_or(words: list[str], needs: str) -> list[str]:
     try:
         return [normalize_card(w) for w in words]

@@ -189,3 +189,54 @@ def test_gin_play_takes_several_lays_a_meld_and_adds_on_against_a_real_server(pl
     text = "".join(shown)
     assert "Table:\n  1. " in text and "(you" in text, text[-3000:]
     assert "you laid " in text.lower() and "you added " in text.lower(), text[-3000:]
+
+
+def command_for(action: dict) -> list[str] | None:
+    """Mahjong gin's own moves as one-shot `gin` commands; None for the others."""
+    if action["type"] == "draw" and action.get("count", 1) > 1:
+        return ["take", "--count", str(action["count"])]
+    if action["type"] == "meld":
+        return ["meld", *(c.lower() for c in action["cards"])]
+    if action["type"] == "add_on":
+        return ["add", action["card"].lower(), "to", str(action["meld"] + 1)]
+    return None
+
+
+def test_one_shot_commands_take_several_lay_a_meld_and_add_on_against_a_real_server(players):
+    """`gin take --count N`, `gin meld ...` and `gin add CARD to N` (the copied client, each its own
+    process) make Mahjong gin's own moves; Ann's other moves go through the API, the bot plays Bob.
+    A meld number the table does not have is refused before anything is sent."""
+    ann, bob = players
+    done: set[str] = set()
+    for _ in range(6):  # the deals are random: a match may end before all three came up
+        created = ann.json("new", "--name", "Ann", "--preset", "mahjong_gin", "--option", "target=100")
+        game_id = created["game_id"]
+        bob.json("join", game_id, created["invite_code"], "--name", "Bob")
+        api = gin.Api(ann.server, ann.games()[game_id]["token"])
+        stop = threading.Event()
+        threading.Thread(target=bot.play, args=(bob.server, game_id, bob.games()[game_id]["token"]),
+                         kwargs={"wait": 0, "stop": stop, "poll_delay": 0.05, "max_delay": 0.2}, daemon=True).start()
+        try:
+            while done != {"take", "meld", "add"}:
+                view = wait_until(lambda: ann_to_move(api, game_id))
+                assert view, "Ann's turn never came"
+                if view["status"] == "finished":
+                    break
+                several = [a for a in view["legal_actions"] if a.get("count", 1) > 1]
+                action = max(several, key=lambda a: a["count"]) if several else bot.choose_action(view)
+                command = command_for(action)
+                if command is None:
+                    api.act(game_id, action, version=view["version"])
+                    continue
+                if action["type"] == "add_on":  # first a meld the table does not have: refused, nothing sent
+                    refused = ann.run("add", action["card"], "to", "99", "-g", game_id, check=2)
+                    assert "there is no meld 99 on the table" in refused.stderr
+                    assert api.view(game_id)[0]["version"] == view["version"]
+                made = ann.run(*command, "-g", game_id)
+                assert api.view(game_id)[0]["version"] != view["version"], made.stdout + made.stderr
+                done.add({"draw": "take", "meld": "meld", "add_on": "add"}[action["type"]])
+        finally:
+            stop.set()
+        if done == {"take", "meld", "add"}:
+            break
+    assert done == {"take", "meld", "add"}
