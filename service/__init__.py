@@ -11,16 +11,16 @@ def create_app(config_overrides: dict | None = None):
     import logging
     import os
 
-    from flask import Flask, request
+    from flask import request
 
     from . import config, database, notify
     from .errors import Problem
     from .extensions import api, db, migrate
     from .meta import meta
     from .routes import games
-    from .web import BEARER_SCHEME
+    from .web import BEARER_SCHEME, App
 
-    app = Flask(__name__, instance_relative_config=True)
+    app = App(__name__, instance_relative_config=True)
     os.makedirs(app.instance_path, exist_ok=True)
     app.config.update(config.from_environment(app.instance_path))
     app.config.update(config_overrides or {})

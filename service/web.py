@@ -5,10 +5,29 @@ import json
 import re
 from collections import defaultdict
 
-from flask import request
+from flask import Flask, request
 
 from .errors import CATALOGUE, PROBLEM_MEDIA_TYPE, Problem, invalid_token, status_phrase
 from .schemas import ProblemSchema
+
+class App(Flask):
+    """Flask, with ensure_sync's answer kept per function: Flask asks it of every hook and view on
+    every request (a dozen times per request here, each an `inspect` call), and the answer for a
+    function never changes."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._sync_functions: dict = {}
+
+    def ensure_sync(self, func):
+        try:
+            return self._sync_functions[func]
+        except KeyError:
+            made = self._sync_functions[func] = super().ensure_sync(func)
+            return made
+        except TypeError:  # an unhashable callable: asked each time, as Flask does
+            return super().ensure_sync(func)
+
 
 BEARER = [{"bearerAuth": []}]
 BEARER_SCHEME = {"type": "http", "scheme": "bearer",
