@@ -150,6 +150,7 @@ def test_gin_play_takes_several_lays_a_meld_and_adds_on_against_a_real_server(pl
     several discards whenever she may, else does what the bot would; until she has done all three."""
     ann, bob = players
     done: set[str] = set()
+    transcript: list[str] = []  # every match's screen: the three moves may come up in different matches
     for _ in range(6):  # the deals are random: a match may end before all three came up
         created = ann.json("new", "--name", "Ann", "--preset", "mahjong_gin", "--option", "target=100")
         game_id = created["game_id"]
@@ -158,11 +159,15 @@ def test_gin_play_takes_several_lays_a_meld_and_adds_on_against_a_real_server(pl
         stop = threading.Event()
         threading.Thread(target=bot.play, args=(bob.server, game_id, bob.games()[game_id]["token"]),
                          kwargs={"wait": 0, "stop": stop, "poll_delay": 0.05, "max_delay": 0.2}, daemon=True).start()
-        typing = subprocess.Popen([sys.executable, str(ann.script), "play", game_id], env=ann.env(), cwd=ann.home,
+        # unbuffered: what gin play printed is in the pipe even when it is stopped while waiting
+        typing = subprocess.Popen([sys.executable, str(ann.script), "play", game_id],
+                                  env={**ann.env(), "PYTHONUNBUFFERED": "1"}, cwd=ann.home,
                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                   encoding="utf-8")
         shown: list[str] = []
-        threading.Thread(target=lambda: shown.extend(iter(typing.stdout.readline, "")), daemon=True).start()
+        made_here: set[str] = set()
+        reader = threading.Thread(target=lambda: shown.extend(iter(typing.stdout.readline, "")), daemon=True)
+        reader.start()
         try:
             while done != {"take", "meld", "add"}:
                 view = wait_until(lambda: ann_to_move(api, game_id))
@@ -176,17 +181,23 @@ def test_gin_play_takes_several_lays_a_meld_and_adds_on_against_a_real_server(pl
                 assert wait_until(lambda: api.view(game_id)[0]["version"] != view["version"]), \
                     f"{words_for(action)!r} was not played:\n" + "".join(shown[-30:])
                 if action.get("count", 1) > 1:
-                    done.add("take")
+                    made_here.add("take")
                 elif action["type"] in ("meld", "add_on"):
-                    done.add(action["type"].replace("add_on", "add"))
+                    made_here.add(action["type"].replace("add_on", "add"))
+                done |= made_here
         finally:
             stop.set()
+            # the last move's answer is printed just after the server took it: wait for it on the screen
+            said = {"take": "you took ", "meld": "you laid ", "add": "you added "}
+            wait_until(lambda: all(said[m] in "".join(shown).lower() for m in made_here), timeout=10)
             typing.kill()
             typing.wait(10)
+            reader.join(10)
+            transcript.extend(shown)
         if done == {"take", "meld", "add"}:
             break
     assert done == {"take", "meld", "add"}
-    text = "".join(shown)
+    text = "".join(transcript)
     assert "Table:\n  1. " in text and "(you" in text, text[-3000:]
     assert "you laid " in text.lower() and "you added " in text.lower(), text[-3000:]
 
