@@ -124,47 +124,45 @@ def bench_min_deadwood(runs: int, rng: random.Random) -> dict[int, tuple[float, 
     return results
 
 
-def self_play_hands(hands: int, seed: int) -> tuple[float, int]:
-    """Seconds for `hands` hands of random legal play (standard rules), and the actions taken."""
-    rng = random.Random(seed)
+def random_play(rng: random.Random):
+    """Random legal play of standard matches, one after another: yields (dealt, match) after every
+    deal (True) and every action (False)."""
     match = Match.new(Rules.from_options("standard"), first_dealer=0)
-    played = actions = 0
-    started = time.perf_counter()
-    while played < hands:
+    while True:
         if match.is_over:
             match = Match.new(Rules.from_options("standard"), first_dealer=rng.randrange(2))
         if match.needs_deal:
             deck = full_deck()
             rng.shuffle(deck)
             match.deal(deck)
-            played += 1
+            yield True, match
             continue
-        seat = match.to_move
-        match.apply(seat, rng.choice(match.legal_actions(seat)))
-        actions += 1
-    # Finish the hand in progress so every counted hand is a whole one.
-    while not match.needs_deal and not match.is_over:
         match.apply(match.to_move, rng.choice(match.legal_actions(match.to_move)))
-        actions += 1
+        yield False, match
+
+
+def self_play_hands(hands: int, seed: int) -> tuple[float, int]:
+    """Seconds for `hands` hands of random legal play (standard rules), and the actions taken;
+    the last hand is played to its end, so every counted hand is a whole one."""
+    played = actions = 0
+    started = time.perf_counter()
+    for dealt, match in random_play(random.Random(seed)):
+        played += dealt
+        actions += not dealt
+        if played == hands and (match.needs_deal or match.is_over):
+            break
     return time.perf_counter() - started, actions
 
 
 def views_per_move(states: int, seed: int) -> float:
     """Microseconds (process time) to make both seats' views (Match.views, as every stored move
     does) of `states` positions of random legal play, each view made from a freshly loaded match."""
-    rng = random.Random(seed)
     saved = []
-    match = Match.new(Rules.from_options("standard"), first_dealer=0)
-    while len(saved) < states:
-        if match.is_over:
-            match = Match.new(Rules.from_options("standard"), first_dealer=rng.randrange(2))
-        if match.needs_deal:
-            deck = full_deck()
-            rng.shuffle(deck)
-            match.deal(deck)
-            continue
-        match.apply(match.to_move, rng.choice(match.legal_actions(match.to_move)))
-        saved.append(match.to_dict())
+    for dealt, match in random_play(random.Random(seed)):
+        if not dealt:
+            saved.append(match.to_dict())
+        if len(saved) == states:
+            break
     loaded = [Match.from_dict(state) for state in saved]
     started = time.process_time()
     for each in loaded:

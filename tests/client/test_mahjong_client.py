@@ -140,6 +140,18 @@ def wait_until(predicate, timeout=30.0):
     return predicate()
 
 
+def match_against_the_bot(ann, bob) -> tuple[str, gin.Api, threading.Event]:
+    """A Mahjong gin match made by Ann's client and joined by Bob's, the bot playing Bob until
+    the event is set: (game id, Ann's API, the event)."""
+    created = ann.json("new", "--name", "Ann", "--preset", "mahjong_gin", "--option", "target=100")
+    game_id = created["game_id"]
+    bob.json("join", game_id, created["invite_code"], "--name", "Bob")
+    stop = threading.Event()
+    threading.Thread(target=bot.play, args=(bob.server, game_id, bob.games()[game_id]["token"]),
+                     kwargs={"wait": 0, "stop": stop, "poll_delay": 0.05, "max_delay": 0.2}, daemon=True).start()
+    return game_id, gin.Api(ann.server, ann.games()[game_id]["token"]), stop
+
+
 def ann_to_move(api, game_id: str) -> dict | None:
     view = api.view(game_id)[0]
     return view if view["to_move"] == 0 or view["status"] == "finished" else None
@@ -152,13 +164,7 @@ def test_gin_play_takes_several_lays_a_meld_and_adds_on_against_a_real_server(pl
     done: set[str] = set()
     transcript: list[str] = []  # every match's screen: the three moves may come up in different matches
     for _ in range(6):  # the deals are random: a match may end before all three came up
-        created = ann.json("new", "--name", "Ann", "--preset", "mahjong_gin", "--option", "target=100")
-        game_id = created["game_id"]
-        bob.json("join", game_id, created["invite_code"], "--name", "Bob")
-        api = gin.Api(ann.server, ann.games()[game_id]["token"])
-        stop = threading.Event()
-        threading.Thread(target=bot.play, args=(bob.server, game_id, bob.games()[game_id]["token"]),
-                         kwargs={"wait": 0, "stop": stop, "poll_delay": 0.05, "max_delay": 0.2}, daemon=True).start()
+        game_id, api, stop = match_against_the_bot(ann, bob)
         # unbuffered: what gin play printed is in the pipe even when it is stopped while waiting
         typing = subprocess.Popen([sys.executable, str(ann.script), "play", game_id],
                                   env={**ann.env(), "PYTHONUNBUFFERED": "1"}, cwd=ann.home,
@@ -220,13 +226,7 @@ def test_one_shot_commands_take_several_lay_a_meld_and_add_on_against_a_real_ser
     ann, bob = players
     done: set[str] = set()
     for _ in range(6):  # the deals are random: a match may end before all three came up
-        created = ann.json("new", "--name", "Ann", "--preset", "mahjong_gin", "--option", "target=100")
-        game_id = created["game_id"]
-        bob.json("join", game_id, created["invite_code"], "--name", "Bob")
-        api = gin.Api(ann.server, ann.games()[game_id]["token"])
-        stop = threading.Event()
-        threading.Thread(target=bot.play, args=(bob.server, game_id, bob.games()[game_id]["token"]),
-                         kwargs={"wait": 0, "stop": stop, "poll_delay": 0.05, "max_delay": 0.2}, daemon=True).start()
+        game_id, api, stop = match_against_the_bot(ann, bob)
         try:
             while done != {"take", "meld", "add"}:
                 view = wait_until(lambda: ann_to_move(api, game_id))
