@@ -47,9 +47,9 @@ def configure_sqlite(engine, busy_timeout: float) -> None:
 
 def configure_postgresql(engine) -> None:
     """Compress long values (a game's state, the stored views: about 2 KB of JSON each, written
-    with every move) with LZ4 rather than PostgreSQL's default pglz, which costs the server
-    several times the CPU (bench/README.md). A session setting, so that nothing in the schema
-    depends on it: a server without LZ4 (built without it, or before version 14) keeps pglz."""
+    with every move) with LZ4 rather than PostgreSQL's default pglz, several times slower: about
+    an eighth of the server's CPU per move (bench/README.md). A session setting, so that nothing in
+    the schema depends on it: a server without LZ4 (built without it, or before 14) keeps pglz."""
 
     @event.listens_for(engine, "connect")
     def on_connect(dbapi_connection, _record):

@@ -10,6 +10,7 @@ from flask import Flask, request
 from .errors import CATALOGUE, PROBLEM_MEDIA_TYPE, Problem, invalid_token, status_phrase
 from .schemas import ProblemSchema
 
+
 class App(Flask):
     """Flask, with ensure_sync's answer kept per function: Flask asks it of every hook and view on
     every request (a dozen times per request here, each an `inspect` call), and the answer for a
