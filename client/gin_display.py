@@ -108,7 +108,11 @@ def summarize_legal(view: dict, style: Style) -> str:
     parts += [f"meld {style.cards(a['cards'])}" for a in legal if a["type"] == "meld"]
     parts += [f"add {style.card(a['card'])} to {a['meld'] + 1}" for a in legal if a["type"] == "add_on"]
     discards = [a["card"] for a in legal if a["type"] == "discard"]
-    if discards:
+    server = view.get("arrangement") or {}
+    if discards and "table" in view and server.get("best_discard") in discards:  # Mahjong gin's values
+        parts.append(f"discard CARD (best {style.card(server['best_discard'])}: leaves "
+                     f"{server['deadwood_after_discard']})")
+    elif discards:
         best = min(discards, key=lambda c: (deadwood_after_discard(hand, c), -card_points(c)))
         parts.append(f"discard CARD (best {style.card(best)}: leaves {deadwood_after_discard(hand, best)})")
     knocks = [a["discard"] for a in legal if a["type"] == "knock"]
@@ -222,8 +226,9 @@ def render_view(view: dict, seat: int, style: Style, game_id: str, invite: str |
     hand = view.get("hand") or []
     if hand:
         melds, dead, points = arrange(hand)
-        if "table" in view:  # Mahjong gin counts A 15, 2-9 5, 10-K 10: the server's count
-            points = (view.get("arrangement") or {}).get("deadwood_points", points)
+        if "table" in view and view.get("arrangement"):  # Mahjong gin counts A 15, 2-9 5, 10-K 10:
+            server = view["arrangement"]  # the server's grouping and count, not standard values
+            melds, dead, points = server["melds"], server["deadwood"], server["deadwood_points"]
         grouped = "  ".join("[" + style.cards(m) + "]" for m in melds)
         lines.append(f"Hand:      {grouped}{'  ' if grouped else ''}deadwood {style.cards(dead)} = {points}")
     pile = view.get("discard_pile") or []

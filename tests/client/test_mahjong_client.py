@@ -251,3 +251,26 @@ def test_one_shot_commands_take_several_lay_a_meld_and_add_on_against_a_real_ser
         if done == {"take", "meld", "add"}:
             break
     assert done == {"take", "meld", "add"}
+
+
+def test_gin_show_groups_and_counts_a_mahjong_hand_as_the_server_does():
+    """Mahjong gin counts A 15, 2-9 5, 10-K 10: `gin show` draws the hand in the server's melds and
+    deadwood, and suggests the server's best discard, not the client's standard-value reckoning."""
+    rng = random.Random(7)
+    for _ in range(200):  # a deal where an ace or a nine makes the two reckonings differ
+        match = new_match("mahjong_gin", first_dealer=0)
+        match.deal(shuffled_deck(rng))
+        seat = match.to_move
+        match.apply(seat, action_from_dict({"type": "take_upcard"}))  # eleven cards: a discard to suggest
+        view = {**match.view(seat), "game_id": "g" * 22, "status": "active",
+                "players": [{"seat": 0, "name": "Ann"}, {"seat": 1, "name": "Bob"}]}
+        own = gin.arrange(view["hand"])[2]
+        if own != view["arrangement"]["deadwood_points"]:
+            break
+    server = view["arrangement"]
+    assert own != server["deadwood_points"]
+    shown = gin.render_view(view, seat, gin.Style(False), view["game_id"])
+    grouped = "  ".join("[" + " ".join(meld) + "]" for meld in server["melds"])
+    assert f"Hand:      {grouped}{'  ' if grouped else ''}deadwood {' '.join(server['deadwood'])} = " \
+           f"{server['deadwood_points']}" in shown, shown
+    assert f"discard CARD (best {server['best_discard']}: leaves {server['deadwood_after_discard']})" in shown, shown
