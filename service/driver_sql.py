@@ -26,7 +26,8 @@ _ROW_CLASSES: dict[tuple, type] = {}
 
 
 class Prepared:
-    """One Core statement compiled for one dialect: `run(cursor, params)` executes it."""
+    """One Core statement compiled for one dialect: its SQL, how to bind a dict of parameters to
+    it (`bind`) and how to read its rows (`rows`)."""
 
     def __init__(self, statement, dialect, keys: tuple[str, ...] | None = None):
         compiled = statement.compile(dialect=dialect, column_keys=list(keys) if keys else None)
@@ -75,10 +76,16 @@ def prepared(statement, dialect, keys: tuple[str, ...] | None = None) -> Prepare
 
 @functools.cache
 def multi_row_insert(statement, keys: tuple[str, ...], count: int):
-    """INSERT ... VALUES (...), (...): `count` rows of `keys`, bound as <key>__<row number>."""
+    """INSERT ... VALUES (...), (...): `count` rows of `keys`, bound as <key>__<row number>
+    (multi_row_params names the values so)."""
     columns = statement.table.c
     return statement.values([{key: bindparam(f"{key}__{n}", type_=columns[key].type) for key in keys}
                              for n in range(count)])
+
+
+def multi_row_params(rows: list[dict], keys: tuple[str, ...]) -> dict:
+    """The rows' values as multi_row_insert binds them."""
+    return {f"{key}__{n}": row[key] for n, row in enumerate(rows) for key in keys}
 
 
 class Driver:
@@ -126,8 +133,7 @@ class Driver:
             self.execute(statement, rows[0], keys)
             return
         if self.dialect.name == "postgresql" and statement.is_insert:
-            self.execute(multi_row_insert(statement, keys, len(rows)),
-                         {f"{key}__{n}": row[key] for n, row in enumerate(rows) for key in keys})
+            self.execute(multi_row_insert(statement, keys, len(rows)), multi_row_params(rows, keys))
             return
         statement = prepared(statement, self.dialect, keys)
         bound = [statement.bind(row) for row in rows]

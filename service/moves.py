@@ -187,10 +187,9 @@ def lock(connection, game_id: str, token: str, key: str | None):
     if key is not None:
         params["key"] = key
     dialect = connection.dialect.name
-    read = _read_statement(dialect, key is not None)
     if dialect == "postgresql" and connection.execute(_LOCK_GAME, params).first() is None:
         raise invalid_token()
-    row = connection.execute(read, params).first()
+    row = connection.execute(_read_statement(dialect, key is not None), params).first()
     if row is None:
         raise invalid_token()
     return row
@@ -313,7 +312,7 @@ def _save(connection, row, match: Match, version: int, status: str, clock: dict 
         statement = _save_statement(clock is not None, texts is not None, event_keys, len(events or ()))
         changed = len(connection.execute(statement, {
             **params, "wakeup_payload": payload, **({"view0": texts[0], "view1": texts[1]} if texts else {}),
-            **{f"{key}__{n}": event[key] for n, event in enumerate(events or ()) for key in event_keys}}).all())
+            **driver_sql.multi_row_params(events or [], event_keys)}).all())
     else:
         changed = connection.execute(store._SAVE_GAME, params).rowcount
         if clock is not None:

@@ -55,17 +55,12 @@ def _arrangement(match, hand) -> dict:
     view = scheme.best(hand).to_dict()
     if len(hand) == 11:
         # Suggest the discard that leaves the least deadwood, among the cards one may discard.
-        options = [(points, -scheme.points(card), card)
-                   for card, points in _deadwood_without_each(scheme, hand) if card != match.taken]
+        options = [(scheme.deadwood_without(hand, card), -scheme.points(card), card)
+                   for card in hand if card != match.taken]
         points, _, card = min(options)
         view["best_discard"] = str(card)
         view["deadwood_after_discard"] = points
     return view
-
-
-def _deadwood_without_each(scheme, hand) -> list[tuple]:
-    """(card, deadwood of the hand less that card) for every card of the hand."""
-    return [(card, scheme.deadwood_without(hand, card)) for card in hand]
 
 
 def redact_event(event: dict, viewer_seat: int, reveal_all: bool = False) -> dict:
