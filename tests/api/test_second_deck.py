@@ -70,11 +70,13 @@ def test_a_second_deck_game_is_played_to_its_end_and_its_deck_checked(app, clien
             for kind, answer in every_answer(client, game):
                 text = json.dumps(answer)
                 # Neither the salt nor any run of the deck's order beyond the cards turned leaves
-                # the server while the match goes on.
+                # the server while the match goes on. Four cards: a run of three turned up by chance
+                # inside a sorted hand of the last hand's record in a CI run (8C 9C AD); any leak of
+                # the order still shows as four, and a chance match is some fifty times rarer.
                 assert secret[0]["salt"] not in text, kind
                 if kind == "view":
                     assert answer["revealed_knock_decks"] == [], kind
-                upcoming = secret[0]["deck"][seen_hand:seen_hand + 3]
+                upcoming = secret[0]["deck"][seen_hand:seen_hand + 4]
                 assert json.dumps(upcoming)[1:-1] not in text, kind
         seat = seat0["to_move"]
         mover = seat0 if seat == 0 else view(client, game, 1)
