@@ -49,10 +49,15 @@ def configure_postgresql(engine) -> None:
     """Compress long values (a game's state, the stored views: about 2 KB of JSON each, written
     with every move) with LZ4 rather than PostgreSQL's default pglz, several times slower: about
     an eighth of the server's CPU per move (bench/README.md). A session setting, so that nothing in
-    the schema depends on it: a server without LZ4 (built without it, or before 14) keeps pglz."""
+    the schema depends on it: a server without LZ4 (built without it, or before 14) keeps pglz.
+
+    psycopg prepares nothing by itself here: it deallocates all of a connection's prepared
+    statements at every rollback (DEALLOCATE ALL), which would drop the move's and the view
+    read's named statements too (service/driver_sql.py prepares those, once per connection)."""
 
     @event.listens_for(engine, "connect")
     def on_connect(dbapi_connection, _record):
+        dbapi_connection.prepare_threshold = None
         try:
             with dbapi_connection.cursor() as cursor:
                 cursor.execute("SET default_toast_compression = 'lz4'")

@@ -6,8 +6,15 @@ cost more than the statements themselves on SQLite: about 34 µs around a 10 µs
 (bench/README.md). Here a statement is compiled once (`prepared(statement, dialect)`), and each
 execution is the driver's call plus the column types' processors, taken from SQLAlchemy once, so
 that what is stored and read back is exactly what the Core statement would store and read (JSON
-through the engine's serializer, SQLite's date and boolean forms, psycopg's JSON wrappers). The
-drivers prepare the SQL themselves (sqlite3's statement cache; psycopg after a few executions).
+through the engine's serializer, SQLite's date and boolean forms, psycopg's JSON wrappers).
+
+SQLite prepares the SQL itself (sqlite3's statement cache). On PostgreSQL each statement is a
+named server-side prepared statement (PREPARE once per connection, planned as PostgreSQL plans
+any prepared statement), run by EXECUTE with its values quoted by psycopg (a ClientCursor) in the
+simple query protocol, which takes several statements in one message: a move's BEGIN, lock and
+read go in one round trip, its write and COMMIT in another (`together`, `write`, `commit`).
+psycopg's own automatic preparation is off on these connections (database.configure_postgresql):
+psycopg deallocates every prepared statement of a connection at each rollback, ours included.
 
 The statements stay described in Core (service/moves.py, service/store.py), the tables in the ORM
 models. Listeners of the engine's `before_cursor_execute` (the statement-counting test and
@@ -17,12 +24,18 @@ from __future__ import annotations
 
 import collections
 import functools
+import hashlib
+import re
+import weakref
 from contextlib import contextmanager
 
 from sqlalchemy import bindparam
 from sqlalchemy.exc import DBAPIError
 
 _ROW_CLASSES: dict[tuple, type] = {}
+_PYFORMAT = re.compile(r"%\((\w+)\)s")
+# The names PREPAREd on each PostgreSQL connection (they last as long as its session).
+_PREPARED_ON: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 class Prepared:
@@ -55,11 +68,37 @@ class Prepared:
         return {name: processors[name](values[name]) if name in processors else values[name]
                 for name in self.names}
 
-    def rows(self, cursor) -> list:
+    def rows(self, fetched: list) -> list:
         processors, make = self.result_processors, self.row_class._make
         if not any(processors):
-            return [make(raw) for raw in cursor.fetchall()]
-        return [make(fn(value) if fn else value for fn, value in zip(processors, raw)) for raw in cursor.fetchall()]
+            return [make(raw) for raw in fetched]
+        return [make(fn(value) if fn else value for fn, value in zip(processors, raw)) for raw in fetched]
+
+    # -- PostgreSQL: a named prepared statement -------------------------------------------------
+
+    @functools.cached_property
+    def name(self) -> str:
+        return "gin_" + hashlib.sha1(self.sql.encode()).hexdigest()[:24]
+
+    @functools.cached_property
+    def _order(self) -> tuple[str, ...]:
+        """The parameters in the order of their first appearance: $1, $2, ..."""
+        return tuple(dict.fromkeys(_PYFORMAT.findall(self.sql)))
+
+    @functools.cached_property
+    def prepare_sql(self) -> str:
+        """PREPARE <name> AS the statement, its placeholders numbered; sent without parameters,
+        so a literal % is no longer doubled."""
+        number = {name: n for n, name in enumerate(self._order, 1)}
+        body = _PYFORMAT.sub(lambda found: f"${number[found.group(1)]}", self.sql).replace("%%", "%")
+        return f"PREPARE {self.name} AS {body}"
+
+    @functools.cache
+    def call(self, prefix: str) -> str:
+        """EXECUTE <name>(...), its values as psycopg's placeholders named <prefix><parameter>."""
+        if not self._order:
+            return f"EXECUTE {self.name}"
+        return f"EXECUTE {self.name}({', '.join(f'%({prefix}{name})s' for name in self._order)})"
 
 
 def _row_class(keys: tuple[str, ...]) -> type:
@@ -89,7 +128,8 @@ def multi_row_params(rows: list[dict], keys: tuple[str, ...]) -> dict:
 
 
 class Driver:
-    """Statements run on one DBAPI connection (a transaction the caller owns)."""
+    """Statements run on one DBAPI connection (a transaction the caller owns, or on PostgreSQL
+    one Driver.own_transaction makes)."""
 
     pending = None  # a transaction of its own: the wake-ups to send after its commit (service/moves.py)
 
@@ -99,14 +139,59 @@ class Driver:
         self.dialect = engine.dialect
         self.connection = connection  # SQLAlchemy's Connection around it (the session's), if any
         self.pooled = pooled  # else the pool's own wrapper, to invalidate a lost connection
-        self.cursor = dbapi_connection.cursor()
+        self.named = engine.dialect.name == "postgresql"
+        if self.named:
+            from psycopg import ClientCursor
+            self.cursor = ClientCursor(dbapi_connection)
+        else:
+            self.cursor = dbapi_connection.cursor()
+        self.deferred: list | None = None  # PostgreSQL, own transaction: writes sent with the COMMIT
+        self.begun = False  # PostgreSQL, own transaction: BEGIN sent
+        self.autocommit = False  # PostgreSQL: set by own_transaction and one_statement, undone by release
+        self._fetched: list = []
+        self._count = -1
+
+    def own_transaction(self) -> None:
+        """PostgreSQL: the connection in autocommit, the transaction's BEGIN sent with its first
+        statements and its COMMIT with its last writes (`write`); undone by `release`."""
+        self.alone()
+        self.deferred = []
+
+    def alone(self) -> None:
+        """PostgreSQL: the connection in autocommit (each statement its own transaction, unless
+        an own transaction's BEGIN is sent); undone by `release`."""
+        try:
+            self.raw.autocommit = True
+        except self.dialect.loaded_dbapi.Error as exc:  # a broken connection
+            raise self.wrapped(exc) from exc
+        self.autocommit = True
+
+    def commit(self) -> None:
+        if self.deferred is None:
+            self.raw.commit()
+        elif self.begun or self.deferred:
+            steps, self.deferred = self.deferred, []
+            self._send(steps, commit=True)
+            self.begun = False
 
     def rollback(self) -> None:
+        self.deferred = [] if self.deferred is not None else None
+        self.begun = False
         try:
-            self.raw.rollback()
+            self.raw.rollback()  # also in autocommit: psycopg sends ROLLBACK while a transaction is open
         except self.dialect.loaded_dbapi.Error as exc:  # a lost connection: the pool drops it
             if self.dialect.is_disconnect(exc, self.raw, self.cursor) and self.pooled is not None:
                 self.pooled.invalidate(exc)
+
+    def release(self) -> None:
+        """Back to the pool as it came: out of autocommit (a broken connection is not pooled again)."""
+        try:
+            if self.autocommit:
+                self.raw.autocommit = False
+        except self.dialect.loaded_dbapi.Error as exc:
+            self.pooled.invalidate(exc)
+        finally:
+            self.pooled.close()
 
     def _told(self, prepared: Prepared, params, many: bool) -> None:
         for listener in self.engine.dispatch.before_cursor_execute:
@@ -115,6 +200,11 @@ class Driver:
     def execute(self, statement, params: dict, keys: tuple[str, ...] | None = None) -> Driver:
         statement = prepared(statement, self.dialect, keys)
         bound = statement.bind(params)
+        if self.named:
+            (fetched, self._count), = self._send([(statement, bound)])
+            self._fetched = fetched if fetched is not None else []
+            self._last = statement
+            return self
         if self.engine.dispatch.before_cursor_execute:
             self._told(statement, bound, False)
         try:
@@ -122,27 +212,93 @@ class Driver:
         except self.dialect.loaded_dbapi.Error as exc:
             raise self.wrapped(exc, statement.sql, bound) from exc
         self._last = statement
+        self._fetched = None
         return self
+
+    def together(self, statements: list[tuple]) -> list[list]:
+        """The rows of each (statement, params): on PostgreSQL all in one round trip (with the
+        transaction's BEGIN, if it is the first), elsewhere one after another."""
+        if not self.named:
+            return [self.execute(statement, params).all() for statement, params in statements]
+        steps = [(prepared(statement, self.dialect), None) for statement, _ in statements]
+        steps = [(each, each.bind(params)) for (each, _), (_, params) in zip(steps, statements)]
+        return [rows for rows, _ in self._send(steps)]
+
+    def write(self, statement, params: dict, keys: tuple[str, ...] | None = None) -> None:
+        """A write whose result is not read: in a PostgreSQL transaction of its own (own_transaction),
+        kept to go in one round trip with the COMMIT; else run now."""
+        if self.deferred is None:
+            self.execute(statement, params, keys)
+            return
+        statement = prepared(statement, self.dialect, keys)
+        self.deferred.append((statement, statement.bind(params)))
 
     def executemany(self, statement, rows: list[dict]) -> None:
         """Every row in one statement: a single row as a plain execution; on PostgreSQL several
-        rows of an INSERT as one multi-row VALUES (psycopg's executemany goes through a
-        pipeline, whose set-up and sync cost more than a move's few rows)."""
+        rows of an INSERT as one multi-row VALUES, of another statement several EXECUTEs in one
+        round trip."""
         keys = tuple(rows[0])
         if len(rows) == 1:
             self.execute(statement, rows[0], keys)
             return
-        if self.dialect.name == "postgresql" and statement.is_insert:
+        if self.named and statement.is_insert:
             self.execute(multi_row_insert(statement, keys, len(rows)), multi_row_params(rows, keys))
             return
         statement = prepared(statement, self.dialect, keys)
         bound = [statement.bind(row) for row in rows]
         if self.engine.dispatch.before_cursor_execute:
             self._told(statement, bound, True)
+        if self.named:
+            self._send([(statement, each) for each in bound], tell=False)
+            return
         try:
             self.cursor.executemany(statement.sql, bound)
         except self.dialect.loaded_dbapi.Error as exc:
             raise self.wrapped(exc, statement.sql, bound, many=True) from exc
+
+    def _send(self, steps: list[tuple[Prepared, dict]], commit: bool = False,
+              tell: bool = True) -> list[tuple[list | None, int]]:
+        """PostgreSQL: EXECUTE each step, in one simple-protocol message (with BEGIN first when an
+        own transaction has not begun, COMMIT last when asked); (rows, rowcount) of each step.
+        Listeners are told each step as a statement (an executemany's steps, once, by the caller)."""
+        self._prepare(each for each, _ in steps)
+        parts, values = [], {}
+        if self.deferred is not None and not self.begun:
+            parts.append("BEGIN")
+        first = len(parts)
+        for n, (each, bound) in enumerate(steps):
+            if tell and self.engine.dispatch.before_cursor_execute:
+                self._told(each, bound, False)
+            parts.append(each.call(f"s{n}_"))
+            values.update((f"s{n}_{name}", value) for name, value in bound.items())
+        if commit:
+            parts.append("COMMIT")
+        sql = "; ".join(parts)
+        cursor = self.cursor
+        try:
+            cursor.execute(sql, values)
+            self.begun = self.begun or first > 0
+            results = []
+            while True:
+                results.append((cursor.fetchall() if cursor.description is not None else None, cursor.rowcount))
+                if not cursor.nextset():
+                    break
+        except self.dialect.loaded_dbapi.Error as exc:
+            raise self.wrapped(exc, sql, values) from exc
+        return [(each.rows(fetched) if fetched is not None and each.row_class else fetched, count)
+                for (each, _), (fetched, count) in zip(steps, results[first:])]
+
+    def _prepare(self, statements) -> None:
+        """PREPARE, each in a message of its own, the statements this connection has not prepared
+        yet (a prepared statement outlives a rolled back transaction, so none is prepared twice)."""
+        done = _PREPARED_ON.setdefault(self.raw, set())
+        for each in statements:
+            if each.name not in done:
+                try:
+                    self.cursor.execute(each.prepare_sql)
+                except self.dialect.loaded_dbapi.Error as exc:
+                    raise self.wrapped(exc, each.prepare_sql) from exc
+                done.add(each.name)
 
     def wrapped(self, exc, sql: str | None = None, params=None, many: bool = False) -> Exception:
         """The driver's error as SQLAlchemy raises it (sqlalchemy.exc.OperationalError, ...), which
@@ -155,7 +311,9 @@ class Driver:
                                    ismulti=many)
 
     def all(self) -> list:
-        return self._last.rows(self.cursor)
+        if self._fetched is None:
+            return self._last.rows(self.cursor.fetchall())
+        return self._fetched
 
     def first(self):
         found = self.all()
@@ -163,7 +321,7 @@ class Driver:
 
     @property
     def rowcount(self) -> int:
-        return self.cursor.rowcount
+        return self.cursor.rowcount if self._fetched is None else self._count
 
 
 @contextmanager
@@ -172,16 +330,10 @@ def one_statement(engine):
     so that no BEGIN and ROLLBACK round trips surround it (the statement is its own transaction,
     with one snapshot); on SQLite it runs in its own implicit read transaction as it is."""
     pooled = engine.raw_connection()
-    raw = pooled.dbapi_connection
-    alone = engine.dialect.name == "postgresql"
+    driver = Driver(pooled.dbapi_connection, engine, pooled=pooled)
     try:
-        if alone:
-            raw.autocommit = True
-        yield Driver(raw, engine, pooled=pooled)
+        if driver.named:
+            driver.alone()
+        yield driver
     finally:
-        if alone:
-            try:
-                raw.autocommit = False
-            except engine.dialect.loaded_dbapi.Error as exc:  # a broken connection: not pooled again
-                pooled.invalidate(exc)
-        pooled.close()
+        driver.release()

@@ -20,8 +20,11 @@ bound seats, the idempotency record only with a key. Core statements built once 
 once per engine (driver_sql); the ORM models stay the one description of the tables. Every other
 change (creating, joining, moves by mail, vacations) goes through the store's ORM path, with the
 same results: tests/api/test_stored_views.py and tests/api/test_move_statements.py hold the two
-together. The statements run as driver SQL (service/driver_sql.py) on the session's connection,
-in its transaction.
+together. The statements run as driver SQL (service/driver_sql.py), in a transaction of the move's
+own (own_transaction) or, when the move needs the ORM's work, the session's. On PostgreSQL, in its
+own transaction, a move is two round trips: BEGIN, the lock and the read in one message; the
+write (with the idempotency record, if any) and COMMIT in another, the write failing in the
+database if the version it read is no longer the game's (_SAVE_GAME_OR_FAIL).
 """
 from __future__ import annotations
 
@@ -31,7 +34,7 @@ from types import SimpleNamespace
 
 from flask import current_app
 
-from sqlalchemy import and_, bindparam, case, exists, func, literal_column, select, update
+from sqlalchemy import Integer, and_, bindparam, case, cast, exists, func, literal_column, select, update
 from sqlalchemy.orm.exc import StaleDataError
 
 from . import database, deadlines, deals, driver_sql, fastjson, second_deck, store, wakeup
@@ -148,16 +151,18 @@ def own_transaction():
                 database.begin_immediate(connection.raw, current_app.config["SQLITE_BUSY_TIMEOUT"])
             except driver_error as exc:  # still locked after the busy timeout: answered 503
                 raise connection.wrapped(exc, "BEGIN IMMEDIATE") from exc
+        else:  # BEGIN goes with the lock and the read, COMMIT with the write (driver_sql.Driver.write)
+            connection.own_transaction()
         try:
             yield connection
-            connection.raw.commit()
+            connection.commit()
         except BaseException as exc:
             connection.rollback()
             if isinstance(exc, driver_error):  # the commit's
                 raise connection.wrapped(exc, "COMMIT") from exc
             raise
     finally:
-        pooled.close()  # back to the pool (which rolls back whatever is left open)
+        connection.release()  # back to the pool (which rolls back whatever is left open)
     if connection.pending:
         wakeup.hub().publish(connection.pending)
 
@@ -187,12 +192,14 @@ def lock(connection, game_id: str, token: str, key: str | None):
     if key is not None:
         params["key"] = key
     dialect = connection.dialect.name
-    if dialect == "postgresql" and connection.execute(_LOCK_GAME, params).first() is None:
+    read = _read_statement(dialect, key is not None)
+    if dialect == "postgresql":  # one round trip (with the transaction's BEGIN): driver_sql.Driver.together
+        locked, rows = connection.together([(_LOCK_GAME, params), (read, params)])
+    else:
+        locked, rows = True, connection.execute(read, params).all()
+    if not locked or not rows:
         raise invalid_token()
-    row = connection.execute(_read_statement(dialect, key is not None), params).first()
-    if row is None:
-        raise invalid_token()
-    return row
+    return rows[0]
 
 
 def earlier_answer(row, key: str | None, body) -> tuple[dict, int, int] | None:
@@ -229,9 +236,9 @@ def play(connection, row, body) -> tuple[int, dict, str]:
     rows = store.event_rows(row.id, row.last_seq or 0, events, action=body)
     for hand, deck, salt, dealt in store.deal_until_playable(match, row.id):  # more than one after a misdeal
         commitment = deals.commitment(salt, deck)
-        connection.executemany(_INSERT_DEAL, [{"game_id": row.id, "hand": hand, "deck": deck, "salt": salt,
-                                               "commitment": commitment, "revealed": hand != match.hand_number,
-                                               "created_at": store.utcnow()}])
+        dealt_row = {"game_id": row.id, "hand": hand, "deck": deck, "salt": salt, "commitment": commitment,
+                     "revealed": hand != match.hand_number, "created_at": store.utcnow()}
+        connection.write(_INSERT_DEAL, dealt_row, tuple(dealt_row))
         rows += store.event_rows(row.id, rows[-1]["seq"], dealt)
         events = [*events, *dealt]
         if hand != match.hand_number:  # misdealt: over already, its deck shown with this change
@@ -271,9 +278,9 @@ def play(connection, row, body) -> tuple[int, dict, str]:
 
 def remember_answer(connection, row, key: str | None, body, version: int, view: dict) -> None:
     if key is not None:
-        connection.executemany(_INSERT_RECORD, [{
-            "game_id": row.id, "seat": row.seat, "key": key, "request_hash": store.body_hash(body), "status": 200,
-            "response": view, "version": version, "created_at": store.utcnow()}])
+        record = {"game_id": row.id, "seat": row.seat, "key": key, "request_hash": store.body_hash(body),
+                  "status": 200, "response": view, "version": version, "created_at": store.utcnow()}
+        connection.write(_INSERT_RECORD, record, tuple(record))
 
 
 def driver() -> driver_sql.Driver:
@@ -309,10 +316,14 @@ def _save(connection, row, match: Match, version: int, status: str, clock: dict 
     payload = wakeup.game_changed_payload(row.id, version, connection.pending)  # its waiters wake at the commit
     if payload is not None:  # PostgreSQL
         event_keys = tuple(events[0]) if events else ()
-        statement = _save_statement(clock is not None, texts is not None, event_keys, len(events or ()))
-        changed = len(connection.execute(statement, {
-            **params, "wakeup_payload": payload, **({"view0": texts[0], "view1": texts[1]} if texts else {}),
-            **driver_sql.multi_row_params(events or [], event_keys)}).all())
+        deferred = connection.deferred is not None  # sent with the COMMIT: the version checked in SQL
+        statement = _save_statement(clock is not None, texts is not None, event_keys, len(events or ()), deferred)
+        params = {**params, "wakeup_payload": payload, **({"view0": texts[0], "view1": texts[1]} if texts else {}),
+                  **driver_sql.multi_row_params(events or [], event_keys)}
+        if deferred:
+            connection.write(statement, params)
+            return
+        changed = len(connection.execute(statement, params).all())
     else:
         changed = connection.execute(store._SAVE_GAME, params).rowcount
         if clock is not None:
@@ -324,9 +335,19 @@ def _save(connection, row, match: Match, version: int, status: str, clock: dict 
         raise StaleDataError(f"game {row.id} changed while it was locked (version {row.version})")
 
 
+# The games UPDATE whose version check fails the statement: sent with its COMMIT (Driver.write),
+# a mismatch must stop the COMMIT, which then never runs (the message's statements after an error
+# are skipped). PostgreSQL has no RAISE outside PL/pgSQL: a cast that fails on purpose does it.
+_SAVE_GAME_OR_FAIL = (update(_games).where(
+    _games.c.id == bindparam("game"),
+    cast(case((_games.c.version == bindparam("read"), "1"), else_="stale game version"), Integer) == 1)
+    .values(store._SAVED_COLUMNS))
+
+
 @functools.cache
-def _save_statement(with_clock: bool, with_views: bool, event_keys: tuple[str, ...] = (), events: int = 0):
-    statement = store._SAVE_GAME
+def _save_statement(with_clock: bool, with_views: bool, event_keys: tuple[str, ...] = (), events: int = 0,
+                    fail_if_stale: bool = False):
+    statement = _SAVE_GAME_OR_FAIL if fail_if_stale else store._SAVE_GAME
     if events:
         statement = statement.add_cte(driver_sql.multi_row_insert(store._INSERT_EVENT, event_keys, events)
                                       .cte("recorded_events"))

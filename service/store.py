@@ -305,10 +305,10 @@ def _deal(game: Game, match: Match) -> list[dict]:
     return events
 
 
+_SAVED_COLUMNS = {name: bindparam(f"new_{name}") for name in
+                  ("version", "state", "first_dealer", "to_move", "status", "updated_at")}
 _SAVE_GAME = (update(_games).where(_games.c.id == bindparam("game"), _games.c.version == bindparam("read"))
-              .values(version=bindparam("new_version"), state=bindparam("new_state"),
-                      first_dealer=bindparam("new_first_dealer"), to_move=bindparam("new_to_move"),
-                      status=bindparam("new_status"), updated_at=bindparam("new_updated_at")))
+              .values(_SAVED_COLUMNS))
 
 
 def _save(game: Game, match: Match) -> None:

@@ -5,18 +5,26 @@ A draw or a discard without an Idempotency-Key: one locked read, one events inse
 UPDATE (the NOTIFY rides in its RETURNING), both views in one executemany, and the move clock's
 UPDATE when a new turn began: at most 5. On PostgreSQL the lock is a statement of its own and
 the events, views and clock ride in the games UPDATE as data-modifying CTEs: 3. A hand's end adds
-the deal revealed and the next one stored; a key adds its record."""
+the deal revealed and the next one stored; a key adds its record.
+
+On PostgreSQL the statements also travel together: a move is two round trips (BEGIN, the lock and
+the read in one message; the write and COMMIT in another), a view's read one; counted on the
+wire, in libpq's own trace of the protocol."""
 from __future__ import annotations
 
 from collections import defaultdict
 from contextlib import contextmanager
 
+import tempfile
+
 import pytest
 from sqlalchemy import event
+from sqlalchemy.exc import DataError
 
+from service import moves
 from service.extensions import db
 
-from .helpers import act, choose, mover, new_game
+from .helpers import act, auth, choose, mover, new_game, view
 
 MOST_FOR_DRAW_OR_DISCARD = 5
 ON_POSTGRESQL = 3  # the lock, the read, the one write
@@ -122,3 +130,99 @@ def test_the_count_sees_every_statement_the_driver_runs(client, app):
             assert act(client, game, seat, choose(mine)).status_code == 200
         executed = [s for s in traced if not s.upper().startswith(("BEGIN", "COMMIT", "ROLLBACK", "PRAGMA"))]
         assert len(executed) == sum(announced) >= 3, (executed, announced)
+
+
+def on_postgresql(app) -> bool:
+    return app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql")
+
+
+@contextmanager
+def wire_trace(app):
+    """The protocol messages libpq sends and receives on every connection taken from the pool
+    (PQtrace), as lines: direction, length, message type, contents."""
+    from psycopg import pq
+    lines: list[str] = []
+    with tempfile.TemporaryFile() as trace, app.app_context():
+        engine = db.engine
+
+        def start(dbapi_connection, _record, _proxy):
+            dbapi_connection.pgconn.trace(trace.fileno())
+            dbapi_connection.pgconn.set_trace_flags(pq.Trace.SUPPRESS_TIMESTAMPS | pq.Trace.REGRESS_MODE)
+
+        def stop(dbapi_connection, _record):
+            if dbapi_connection is not None:
+                dbapi_connection.pgconn.untrace()  # flushes what it wrote
+        event.listen(engine, "checkout", start)
+        event.listen(engine, "checkin", stop)
+        try:
+            yield lines
+        finally:
+            event.remove(engine, "checkout", start)
+            event.remove(engine, "checkin", stop)
+            trace.seek(0)
+            lines += trace.read().decode().splitlines()
+
+
+def round_trips(lines: list[str]) -> list[str]:
+    """What the client sent in each round trip: a simple query's text, or an extended query's
+    messages up to its Sync. A PREPARE (once per statement and connection) is left out."""
+    messages: list[str] = []
+    for line in lines:  # a message's text may run over several lines
+        if line[:2] in ("F\t", "B\t") and line.count("\t") >= 2:
+            messages.append(line)
+        else:
+            messages[-1] += "\n" + line
+    trips, extended = [], []
+    for message in messages:
+        direction, _, kind, *rest = message.split("\t", 3)
+        if direction != "F":
+            continue
+        if kind == "Query":
+            if not rest[0].strip().strip('"').startswith("PREPARE"):
+                trips.append(rest[0].strip())
+        elif kind == "Sync":
+            trips.append(" ".join(extended + ["Sync"]))
+            extended = []
+        else:
+            extended.append(kind)
+    return trips
+
+
+def test_on_postgresql_a_move_is_two_round_trips_and_a_view_one(client, app):
+    if not on_postgresql(app):
+        pytest.skip("SQLite has no round trips: it runs in the worker")
+    game = new_game(client)
+    seen = set()
+    for _ in range(16):
+        seat, mine = mover(client, game)
+        action = choose(mine)
+        with wire_trace(app) as lines:
+            assert act(client, game, seat, action).status_code == 200
+        trips = round_trips(lines)
+        if action["type"] in ("draw", "discard", "pass") and "hand_end" not in str(trips):
+            assert len(trips) == 2, trips
+            assert trips[0].startswith('"BEGIN; EXECUTE gin_') and trips[0].count("EXECUTE") == 2, trips
+            assert trips[1].startswith('"EXECUTE gin_') and trips[1].endswith('; COMMIT"'), trips
+            seen.add(action["type"])
+        with wire_trace(app) as lines:
+            assert client.get(f"/games/{game['id']}", headers=auth(game["tokens"][seat])).status_code == 200
+        trips = round_trips(lines)
+        assert len(trips) == 1 and trips[0].startswith('"EXECUTE gin_'), trips
+    assert {"draw", "discard"} <= seen
+
+
+def test_a_stale_version_fails_the_write_so_its_commit_never_runs(client, app):
+    """Under the row lock the version cannot change; should it, the write sent with the COMMIT
+    fails in the database (a version check that raises), and nothing of the move is kept."""
+    if not on_postgresql(app):
+        pytest.skip("SQLite's writes run one by one, each checked before the commit")
+    game = new_game(client)
+    seat, mine = mover(client, game)
+    events_before = client.get(f"/games/{game['id']}/events", headers=auth(game["tokens"][seat])).get_json()
+    with app.app_context(), pytest.raises(DataError, match="stale game version"):
+        with moves.own_transaction() as connection:
+            row = moves.lock(connection, game["id"], game["tokens"][seat], None)
+            moves.play(connection, row._replace(version=row.version - 1), choose(mine))
+    assert view(client, game, seat) == mine
+    assert client.get(f"/games/{game['id']}/events", headers=auth(game["tokens"][seat])).get_json() == events_before
+    assert act(client, game, seat, choose(mine)).status_code == 200  # and the game goes on
