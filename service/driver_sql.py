@@ -33,6 +33,7 @@ from sqlalchemy import bindparam
 from sqlalchemy.exc import DBAPIError
 
 _ROW_CLASSES: dict[tuple, type] = {}
+_TUPLES_OK = 2  # libpq's PGRES_TUPLES_OK (psycopg.pq.ExecStatus.TUPLES_OK)
 _PYFORMAT = re.compile(r"%\((\w+)\)s")
 # The names PREPAREd on each PostgreSQL connection (they last as long as its session).
 _PREPARED_ON: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -279,8 +280,9 @@ class Driver:
             cursor.execute(sql, values)
             self.begun = self.begun or first > 0
             results = []
-            while True:
-                results.append((cursor.fetchall() if cursor.description is not None else None, cursor.rowcount))
+            while True:  # (not cursor.description: it builds a Column for every column of every result)
+                tuples = cursor.pgresult is not None and cursor.pgresult.status == _TUPLES_OK
+                results.append((cursor.fetchall() if tuples else None, cursor.rowcount))
                 if not cursor.nextset():
                     break
         except self.dialect.loaded_dbapi.Error as exc:
