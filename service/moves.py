@@ -137,9 +137,10 @@ class NeedsSession(Exception):
 @contextmanager
 def own_transaction():
     """A move's transaction on a pooled DBAPI connection of its own, without the session (whose
-    begin and commit cost more than the statements): BEGIN IMMEDIATE on SQLite, PostgreSQL's
-    implicit BEGIN; committed when the block ends, rolled back if it raised; the wake-up sent
-    after the commit, as the session's after_commit listener sends it (service/wakeup.py)."""
+    begin and commit cost more than the statements): BEGIN IMMEDIATE on SQLite; on PostgreSQL
+    BEGIN sent with the first statements and COMMIT with the last writes (Driver.own_transaction);
+    committed when the block ends, rolled back if it raised; the wake-up sent after the commit, as
+    the session's after_commit listener sends it (service/wakeup.py)."""
     engine = db.engine
     pooled = engine.raw_connection()
     connection = driver_sql.Driver(pooled.dbapi_connection, engine, pooled=pooled)

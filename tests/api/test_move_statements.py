@@ -122,7 +122,7 @@ def test_the_count_sees_every_statement_the_driver_runs(client, app):
     tells those listeners itself (service/driver_sql.py). On SQLite the driver's own trace must
     show the same executions, besides the transaction's BEGIN and COMMIT."""
     if not app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
-        pytest.skip("psycopg has no per-statement trace")
+        pytest.skip("psycopg has no per-statement trace: on PostgreSQL the wire trace below counts")
     game = new_game(client)
     for _ in range(12):
         seat, mine = mover(client, game)
