@@ -12,10 +12,9 @@ the read in one message; the write and COMMIT in another), a view's read one; co
 wire, in libpq's own trace of the protocol."""
 from __future__ import annotations
 
+import tempfile
 from collections import defaultdict
 from contextlib import contextmanager
-
-import tempfile
 
 import pytest
 from sqlalchemy import event
@@ -199,7 +198,7 @@ def test_on_postgresql_a_move_is_two_round_trips_and_a_view_one(client, app):
         with wire_trace(app) as lines:
             assert act(client, game, seat, action).status_code == 200
         trips = round_trips(lines)
-        if action["type"] in ("draw", "discard", "pass") and "hand_end" not in str(trips):
+        if action["type"] in ("draw", "discard", "pass"):  # (a knock ends the hand: its deals add trips)
             assert len(trips) == 2, trips
             assert trips[0].startswith('"BEGIN; EXECUTE gin_') and trips[0].count("EXECUTE") == 2, trips
             assert trips[1].startswith('"EXECUTE gin_') and trips[1].endswith('; COMMIT"'), trips
