@@ -198,9 +198,12 @@ class Driver:
         for listener in self.engine.dispatch.before_cursor_execute:
             listener(self.connection, self.cursor, prepared.sql, params, None, many)
 
-    def execute(self, statement, params: dict, keys: tuple[str, ...] | None = None) -> Driver:
+    def _bound(self, statement, params: dict, keys: tuple[str, ...] | None = None) -> tuple[Prepared, dict]:
         statement = prepared(statement, self.dialect, keys)
-        bound = statement.bind(params)
+        return statement, statement.bind(params)
+
+    def execute(self, statement, params: dict, keys: tuple[str, ...] | None = None) -> Driver:
+        statement, bound = self._bound(statement, params, keys)
         if self.named:
             (fetched, self._count), = self._send([(statement, bound)])
             self._fetched = fetched if fetched is not None else []
@@ -221,9 +224,7 @@ class Driver:
         transaction's BEGIN, if it is the first), elsewhere one after another."""
         if not self.named:
             return [self.execute(statement, params).all() for statement, params in statements]
-        steps = [(prepared(statement, self.dialect), None) for statement, _ in statements]
-        steps = [(each, each.bind(params)) for (each, _), (_, params) in zip(steps, statements)]
-        return [rows for rows, _ in self._send(steps)]
+        return [rows for rows, _ in self._send([self._bound(statement, params) for statement, params in statements])]
 
     def write(self, statement, params: dict, keys: tuple[str, ...] | None = None) -> None:
         """A write whose result is not read: in a PostgreSQL transaction of its own (own_transaction),
@@ -231,8 +232,7 @@ class Driver:
         if self.deferred is None:
             self.execute(statement, params, keys)
             return
-        statement = prepared(statement, self.dialect, keys)
-        self.deferred.append((statement, statement.bind(params)))
+        self.deferred.append(self._bound(statement, params, keys))
 
     def executemany(self, statement, rows: list[dict]) -> None:
         """Every row in one statement: a single row as a plain execution; on PostgreSQL several
