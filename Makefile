@@ -23,9 +23,12 @@ migrate: install
 	$(FLASK) db upgrade
 
 run: migrate
-	$(PY) -m gunicorn -c python:service.server --workers $(WORKERS) --bind 127.0.0.1:$(PORT) "service:create_app()"
+	$(PY) -m gunicorn -c python:service.core.server --workers $(WORKERS) --bind 127.0.0.1:$(PORT) "service:create_app()"
 
+# The layers first (lint-imports reads the contracts in pyproject.toml; docs/architecture.md), then
+# every test.
 test: install
+	$(VENV)/bin/lint-imports
 	$(PY) -m pytest
 
 # Regenerate openapi.yaml from the code's schemas (tests/api/test_openapi.py fails when it drifts).

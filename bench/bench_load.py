@@ -320,7 +320,7 @@ def ratio(kind: str, options, directory: Path) -> None:
 def template_rows(url: str) -> dict:
     """One real finished match (played in-process), as rows to copy for filler games."""
     from service import create_app
-    from service.extensions import db
+    from service.core.extensions import db
     app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": url})
     client = app.test_client()
     # Both seats with an email (and the default move clock): filler games carry contact and clock
@@ -409,7 +409,7 @@ def request_path_plans(url: str) -> list[tuple[str, str]]:
     """Every statement one GET view + one POST action runs, with its query plan."""
     import sqlalchemy as sa
     from service import create_app
-    from service.extensions import db
+    from service.core.extensions import db
     from tests.api.helpers import new_game
     app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": url})
     client = app.test_client()
@@ -530,7 +530,7 @@ def storage(kind: str, options, directory: Path) -> None:
                 assert client.post(f"/games/{game['id']}/actions", json=choose(mine),
                                    headers={"Authorization": f"Bearer {game['tokens'][seat]}"}).status_code == 200
                 moves += 1
-        from service.extensions import db
+        from service.core.extensions import db
         with app.app_context():
             db.engine.dispose()
         after = table_bytes(url)
@@ -560,7 +560,7 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=4)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--worker-class", choices=["gevent", "sync", "gthread"], default="gevent",
-                        help="gunicorn's worker class: gevent is the Procfile's (service/server.py)")
+                        help="gunicorn's worker class: gevent is the Procfile's (service/core/server.py)")
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--small", type=int, default=1000)
     parser.add_argument("--large", type=int, default=1_000_000)

@@ -3,7 +3,7 @@ test client, SQLite), with the hook off, on without contacts, and on with mail a
 
     .venv/bin/python bench/bench_notify_cost.py [--moves 300]
 
-The hook (service.notify.dispatch.after_change, called by store.record_action) restarts the move
+The hook (service.notify.dispatch.after_change, called by recording.record_action) restarts the move
 clock and writes the outbox rows in the move's own transaction; composing a mail per seat is the
 main cost when contacts are set. Rounds alternate so that machine noise hits every variant.
 """
@@ -21,7 +21,8 @@ sys.path.insert(0, str(ROOT))
 
 import flask_migrate  # noqa: E402
 
-from service import create_app, store  # noqa: E402
+from service import create_app
+from service.games import changes  # noqa: E402
 from tests.api.helpers import choose  # noqa: E402
 
 VARIANTS = [("hook off", {}, False), ("hook on, no contact", {}, True),
@@ -58,13 +59,13 @@ def main() -> None:
                           "RATELIMIT_ENABLED": False, "TESTING": True})
         with app.app_context():
             flask_migrate.upgrade(directory=str(ROOT / "migrations"))
-        client, hook = app.test_client(), store.after_change
+        client, hook = app.test_client(), changes.after_change
         results = {label: [] for label, _, _ in VARIANTS}
         for _ in range(options.rounds):
             for label, contact, on in VARIANTS:
-                store.after_change = hook if on else (lambda *args, **kwargs: None)
+                changes.after_change = hook if on else (lambda *args, **kwargs: None)
                 results[label].append(time_moves(client, contact, options.moves))
-        store.after_change = hook
+        changes.after_change = hook
     print(f"command: {shlex.join([sys.executable, *sys.argv])}")
     print(f"setup: Flask test client, SQLite, {options.moves} moves per variant and round, "
           f"{options.rounds} rounds; median ms per POST action")

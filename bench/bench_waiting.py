@@ -3,7 +3,7 @@
     .venv/bin/python bench/bench_waiting.py [--db sqlite|postgresql|both] [--waiters 0,1000,10000]
         [--seconds 10] [--rate 20] [--wakeups 100] [--pg-url URL]
 
-For each database it serves the Procfile's web line (gunicorn -c python:service.server, 2 gevent
+For each database it serves the Procfile's web line (gunicorn -c python:service.core.server, 2 gevent
 workers) and, for each K, opens K waiting connections (half long-polls `?wait=60`, half streams)
 on 200 idle games from one asyncio process, then a mover plays `--rate` moves a second on another
 game for `--seconds`. Printed per K: the mover's POST p50/p99 and their ratio to K = 0, the

@@ -30,7 +30,7 @@ import flask_migrate  # noqa: E402
 from aiosmtpd.controller import Controller  # noqa: E402
 
 from service import create_app  # noqa: E402
-from service.extensions import db  # noqa: E402
+from service.core.extensions import db  # noqa: E402
 from service.notify import outbox  # noqa: E402
 from service.notify.models import OutboxMessage  # noqa: E402
 from service.notify.worker import Worker  # noqa: E402

@@ -60,7 +60,7 @@ for i in range(N):
     else:
         tables.append(newgame())
 if url.startswith("postgresql"):
-    from service.extensions import db
+    from service.core.extensions import db
     with app.app_context():
         db.engine.dispose()
     with eng.begin() as c:

@@ -29,7 +29,7 @@ def count(url: str, matches: int, engine_options: dict | None = None) -> dict[st
     from sqlalchemy import event
 
     from service import create_app
-    from service.extensions import db
+    from service.core.extensions import db
     from tests.api.helpers import act, choose, mover, new_game
     from tests.conftest import migrate
     config = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": url, "RATELIMIT_ENABLED": False,

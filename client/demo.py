@@ -42,7 +42,7 @@ def start_gunicorn(database_url: str, port: int, workers: int = 2, log_file=None
     """gunicorn serving the app on 127.0.0.1:port, answering /health; the caller stops it."""
     env = {**os.environ, "DATABASE_URL": database_url}
     server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "-c", "python:service.server", "--workers", str(workers),
+        [sys.executable, "-m", "gunicorn", "-c", "python:service.core.server", "--workers", str(workers),
          "--bind", f"127.0.0.1:{port}",
          "--timeout", "90", "--graceful-timeout", "5", "service:create_app()"],
         env=env, stdout=log_file or subprocess.DEVNULL, stderr=log_file or subprocess.DEVNULL)

@@ -27,7 +27,7 @@ def migrate(config: dict) -> None:
     app = create_app(config)
     with app.app_context():
         flask_migrate.upgrade()
-        from service.extensions import db
+        from service.core.extensions import db
         db.engine.dispose()
 
 
@@ -74,7 +74,7 @@ def app(db_config):
 @pytest.fixture
 def client(app):
     """A test client on an empty (but migrated) database."""
-    from service.extensions import db
+    from service.core.extensions import db
     with app.app_context():
         for table in reversed(db.metadata.sorted_tables):
             db.session.execute(table.delete())
@@ -89,7 +89,7 @@ def free_port() -> int:
 
 
 WORKER_CLASSES = {  # what `--worker-class` each name stands for; "gevent" is the Procfile's
-    "gevent": ["-c", "python:service.server"],
+    "gevent": ["-c", "python:service.core.server"],
     "sync": ["--worker-class", "sync"],
     "gthread": ["--worker-class", "gthread", "--threads", "8"],
 }
@@ -98,7 +98,7 @@ WORKER_CLASSES = {  # what `--worker-class` each name stands for; "gevent" is th
 def launch_gunicorn(app_spec: str, env: dict, ready, workers: int = 2, log_path=None, cwd=ROOT,
                     worker_class: str = "gevent"):
     """Run `gunicorn app_spec` on a free loopback port, by default as the Procfile runs it
-    (service/server.py: gevent workers); return (process, base_url) once ready(base_url) is true."""
+    (service/core/server.py: gevent workers); return (process, base_url) once ready(base_url) is true."""
     import requests
     port = free_port()
     log = open(log_path, "ab") if log_path else subprocess.DEVNULL

@@ -8,16 +8,23 @@ from datetime import datetime, timedelta
 from flask import current_app
 from sqlalchemy import delete, select
 
-from .. import deadlines
-from ..errors import Problem
-from ..extensions import db
-from ..models import Game, Seat
-from ..notify.settings import setting
-from ..tokens import hash_secret, new_token
+from ..core.errors import Problem
+from ..core.extensions import db
+from ..core.settings import setting
+from ..core.tokens import hash_secret, new_token
+from ..games import deadlines
+from ..games.models import Game, Seat
 from .models import SeatLink, SeatToken
 
 LINK_DAYS = 30  # a mail's link opens the seat for this long (LINK_KEY_DAYS), once
 ORIGINAL = "original"  # the id of the token given when the seat was taken (seats.token_hash)
+
+
+def further_token_seat(game_id, token_hash):
+    """The seat opener (games.changes.seat_openers) of a seat's further tokens: the seat of
+    `game_id` whose list holds a token with this hash, as a unique-index probe."""
+    tokens = SeatToken.__table__
+    return select(tokens.c.seat).where(tokens.c.game_id == game_id, tokens.c.token_hash == token_hash).scalar_subquery()
 
 
 def link_days() -> float:

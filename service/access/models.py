@@ -1,4 +1,5 @@
-"""Tables of seat access; service/models.py imports this module so migrations see them."""
+"""Tables of seat access: a seat's further tokens and its mail links (in the one metadata, which
+migrations read, once the app imports the package's routes)."""
 from __future__ import annotations
 
 from datetime import datetime
@@ -6,7 +7,7 @@ from datetime import datetime
 from sqlalchemy import DateTime, ForeignKey, Index, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column
 
-from ..extensions import db
+from ..core.extensions import db
 
 
 class SeatToken(db.Model):

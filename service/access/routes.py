@@ -8,23 +8,30 @@ import json
 from flask import Response
 from flask_smorest import Blueprint
 
-from .. import deadlines, store
-from ..errors import Problem
-from ..extensions import db
-from ..models import Game
-from ..table_games import FORMATS
-from ..tokens import hash_secret
-from ..web import BEARER, bearer_token, etag_headers, problems
+from ..core.errors import Problem
+from ..core.extensions import db
+from ..core.tokens import hash_secret
+from ..core.web import BEARER, bearer_token, etag_headers, problems
+from ..games import deadlines, store, views
+from ..games.models import Game
+from ..games.table_game import FORMATS
 from . import links
-from .schemas import (ExchangedSchema, ExchangeLinkSchema, InvitationRequestSchema, InvitationSchema,
-                      TokenListSchema)
+from .schemas import (
+    ExchangedSchema,
+    ExchangeLinkSchema,
+    InvitationRequestSchema,
+    InvitationSchema,
+    TokenListSchema,
+)
 
 access = Blueprint("access", __name__, description="Getting into a seat: invitations, mail links, tokens")
 
 
 @access.before_request
 def require_json_body():
-    from ..routes import require_json_body as check  # the games blueprint's check, shared
+    from ..games.routes import (
+        require_json_body as check,  # the games blueprint's check, shared
+    )
     return check()
 
 
@@ -65,7 +72,7 @@ def exchange_link(args, game_id):
     once; the token works until revoked. The seat page does this when opened from a mail."""
     with store.transaction():
         seat, token, token_id = links.exchange(game_id, args["link_key"], args.get("label"), deadlines.now())
-    version, _, view = store.read_view(game_id, token)  # a read of its own, after the commit
+    version, _, view = views.read_view(game_id, token)  # a read of its own, after the commit
     body = {"game_id": game_id, "seat": seat, "token": token, "token_id": str(token_id), "game": json.loads(view)}
     return body, 201, etag_headers(version)
 

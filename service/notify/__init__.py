@@ -1,7 +1,8 @@
-"""Play by email, deadlines and notifications.
+"""Play by email and notifications: a feature above games and access.
 
-    models.py    tables: contacts, outbox, mail_tokens, inbound_mail, game_clocks, vacations
-    dispatch.py  a change to a game -> outbox rows, in the change's own transaction
+    models.py    tables: contacts, outbox, mail_tokens, inbound_mail (consent.py: addresses' consent)
+    dispatch.py  a change to a game -> outbox rows, in the change's own transaction (a change hook)
+    contacts.py  a seat's email and webhook, given at creation, at a join (a seat-taken hook) or later
     compose.py   mail text from view(seat) and redacted events; message.py the headers
     outbox.py    claiming rows safely with many workers; worker.py the delivery loop
     smtp.py / webhooks.py   the two ways out; sweeps.py reminders, time-up notices, digests
@@ -9,20 +10,20 @@
     routes.py    contact settings and vacations
     cli.py       flask notify worker | smtpd | inbound | sweep
 
-Kept import-light: service.models imports .models from here, so nothing at this level may import
-the store or the routes. The modules below may: notify depends on the store, never the reverse
-(the store calls dispatch.after_change as a hook registered by init_app).
+It may import the games, access and the core; the games hear nothing of it but through the hooks
+init_app registers (games.changes).
 """
 from __future__ import annotations
 
 
 def init_app(app) -> None:
-    """Register the notify routes and CLI on the app (called by create_app, after api.init_app)."""
-    from .. import store
-    from ..extensions import api
+    """Register the notify routes, CLI and hooks on the app (called by create_app)."""
+    from ..core.extensions import api
+    from ..games import changes
+    from . import contact_changes, dispatch
     from .cli import notify_cli
-    from .dispatch import after_change
     from .routes import settings
     api.register_blueprint(settings)
     app.cli.add_command(notify_cli)
-    store.on_change(after_change)  # every change restarts the move clock and writes the outbox
+    changes.on_change(dispatch.after_change, wanted=dispatch.anyone_to_tell)  # the outbox's mails and webhooks
+    changes.seat_taken.register(contact_changes.seat_taken)  # contact settings and invitations given with the seat

@@ -15,8 +15,10 @@ card later); `resolve` turns one into the engine's JSON action against the seat'
 """
 from __future__ import annotations
 
+import html
 import re
 from dataclasses import dataclass
+from email.message import EmailMessage
 
 from ..rules import Card
 
@@ -234,3 +236,25 @@ def _take_several(command: Command, view: dict) -> dict:
     if command.count > len(pile):
         raise CommandError(f"{command}: the discard pile holds {len(pile)} card{'s' * (len(pile) != 1)}")
     return {"type": "draw", "from": "discard", "count": command.count}
+
+
+@dataclass
+class Outcome:
+    status: str  # played | failed | stale | unknown-address | unsubscribed | duplicate | ignored
+    detail: str
+    game_id: str | None = None
+
+
+def text_of(msg: EmailMessage) -> str:
+    part = msg.get_body(preferencelist=("plain", "html"))
+    if part is None:
+        return ""
+    try:
+        text = part.get_content()
+    except (LookupError, ValueError):  # an unknown charset or a broken encoding
+        return ""
+    if part.get_content_subtype() == "html":
+        text = re.sub(r"(?is)<(blockquote|style|script).*?</\1>", "", text)
+        text = html.unescape(re.sub(r"(?s)<br\s*/?>|</p>|</div>", "\n", text))
+        text = re.sub(r"(?s)<[^>]+>", "", text)
+    return text

@@ -16,9 +16,9 @@ from datetime import datetime, timedelta
 from flask import has_request_context, request
 from sqlalchemy import func, select
 
-from ..errors import Problem
-from ..extensions import db
-from ..tokens import hash_secret
+from ..core.errors import Problem
+from ..core.extensions import db
+from ..core.tokens import hash_secret
 from . import message, outbox
 from .addresses import normalised
 from .consent import MailAddress, MailConfirmation

@@ -9,7 +9,7 @@ from datetime import datetime
 from sqlalchemy import DateTime, ForeignKey, Index, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
-from ..extensions import db
+from ..core.extensions import db
 
 
 class MailAddress(db.Model):

@@ -5,11 +5,10 @@ from datetime import datetime
 
 from sqlalchemy import select
 
-from ..errors import Problem
-from ..extensions import db
+from ..core.extensions import db
+from ..games.contact_fields import MAIL_MODES
 from . import confirm
-from .addresses import check_email, normalised
-from .codes import MAIL_MODES
+from .addresses import check_email
 from .models import Contact
 from .webhooks import check_url, new_secret
 
@@ -58,38 +57,3 @@ def public(contact: Contact | None, secret: str | None = None) -> dict:
     return body
 
 
-def apply(game, match, seat: int, fields: dict, moment: datetime) -> dict:
-    """Store the contact fields given (a validation-error problem if one is bad) and answer with
-    the seat's settings. A newly given email or webhook hears about the game at once if it is
-    under way, so the seat has a mail to reply to without waiting for the next turn; an address
-    its owner has not confirmed yet is only sent the confirmation mail (confirm.py)."""
-    from . import dispatch
-    before = contact_of(game.id, seat)
-    old_email = before.email if before else None
-    try:
-        contact, secret = set_contact(game.id, seat, moment, **fields)
-    except ValueError as exc:
-        raise Problem("validation-error", str(exc), errors={"json": {"contact": [str(exc)]}}) from None
-    new_email = bool(contact.email) and normalised(contact.email) != normalised(old_email or "")
-    if new_email:
-        confirm.ask(game.id, seat, contact.email, moment)  # may refuse (too-many-confirmations)
-    if match is not None and not match.is_over:
-        dispatch.greet(game, match, seat, contact, moment, mail=new_email, webhook=secret is not None)
-    return public(contact, secret)
-
-
-def on_seat_taken(game, match, seat: int, args: dict, moment: datetime,
-                  invites: dict[int, str] | None = None) -> dict | None:
-    """At creation or join: the contact fields among `args`, if any were given; at creation, an
-    `invite_email` (seat 1) or `invite_emails` (a seat each, in order) is sent the invitation with
-    its seat's invite code, which only the creator has."""
-    fields = {name: args[name] for name in ("email", "mail_mode", "webhook_url") if name in args}
-    answer = apply(game, match, seat, fields, moment) if fields else None
-    if invites and (args.get("invite_email") or args.get("invite_emails")):
-        from .invitations import invite, invite_seats
-        if args.get("invite_email"):
-            invite(game, invites[1], args["invite_email"], args.get("email"), moment)
-        else:
-            addresses = {to_seat: address for to_seat, address in enumerate(args["invite_emails"], 1) if address}
-            invite_seats(game, invites, addresses, args.get("email"), moment)
-    return answer

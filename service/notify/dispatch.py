@@ -1,8 +1,8 @@
 """From a change to a game to outbox rows, inside the change's own transaction.
 
-`after_change` is called by the store right after it saved a move (or the join that deals the
-first hand): it restarts the move clock when a new turn began and writes the mails and webhook
-calls the change causes. Each mail is composed now, from the engine's view for its seat and the
+`after_change` is a change hook (games.changes), called right after a move (or the join that deals
+the first hand) was saved and the move clock moved: it writes the mails and webhook calls the
+change causes. Each mail is composed now, from the engine's view for its seat and the
 events redacted for that seat, so what is delivered later is what was true at this version.
 
 Mail goes only to confirmed addresses (confirm.py). Nothing a player set can make the change
@@ -19,18 +19,20 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import func, select
+from sqlalchemy import exists, func, select
 from sqlalchemy.exc import SQLAlchemyError
 
-from .. import deadlines, table_clocks
-from ..extensions import db
-from ..models import Event
-from ..store import events_page
-from ..table_games import is_table_state
-from ..tokens import hash_secret
-from . import compose, confirm, html_part, message, outbox, table_dispatch
+from ..access import links
+from ..core.extensions import db
+from ..core.tokens import hash_secret
+from ..games import deadlines, table_clocks
+from ..games.models import Event
+from ..games.table_game import is_table_state
+from ..games.views import events_page
+from . import compose, confirm, html_part, mail_text, message, outbox, table_dispatch
 from .contacts import contact_of, contacts_of
-from .models import InboundMail, MailToken
+from .models import Contact, InboundMail, MailToken
+from .scene import Scene
 from .settings import setting
 
 log = logging.getLogger(__name__)
@@ -57,17 +59,16 @@ reply_context: ContextVar[MailReply | None] = ContextVar("reply_context", defaul
 
 
 def after_change(game, match, actor: int | None, events: list[dict], moment: datetime | None = None) -> None:
+    """The change hook (games.changes): the mails and webhook calls this change causes."""
     moment = moment or deadlines.now()
     db.session.flush()  # the game's UPDATE has run: game.version is the new version
-    with db.session.no_autoflush:  # the clock changes below are written once, by the change's last flush
+    with db.session.no_autoflush:  # what it adds (outbox rows, reply secrets) goes in the change's last flush
         _after_change(game, match, actor, events, moment)
 
 
 def _after_change(game, match, actor: int | None, events: list[dict], moment: datetime) -> None:
     if table_dispatch.is_table(match):  # three or four seats: each seat by its own board
         reasons = table_dispatch.reasons(match, actor, events)
-        table_clocks.on_change(game.id, match, table_dispatch.turns_begun(match, actor, events), moment)
-        db.session.flush()  # the mails below tell each seat's own deadline, read from the seats' clocks
     else:
         hand_dealt = any(e.get("type") == "deal" for e in events)
         new_turn = match.to_move is not None and (match.to_move != actor or hand_dealt)
@@ -75,7 +76,6 @@ def _after_change(game, match, actor: int | None, events: list[dict], moment: da
         reasons = {seat: ("match_end" if match.is_over else "hand_end" if hand_ended
                           else "turn" if new_turn and match.to_move == seat else "start" if actor is None else None)
                    for seat in (0, 1)}
-        deadlines.on_change(game.id, match.to_move, new_turn, moment)
     reply = reply_context.get()
     contacts = contacts_of(game.id)
     confirmed = confirm.mailable(c.email for c in contacts.values())
@@ -93,17 +93,14 @@ def _after_change(game, match, actor: int | None, events: list[dict], moment: da
 
 
 def anyone_to_tell(game_id_column):
-    """SQL truth value for the move path (service/moves.py): the game has a contact row. Without
-    one, after_change moves the clock and tells no one (no reply is being answered over HTTP), so
-    the move path does the clock itself and skips the hook."""
-    from sqlalchemy import exists
-    from .models import Contact
+    """SQL truth value for the move path (games/moves.py): the game has a contact row. Without one,
+    after_change tells no one (no reply is being answered over HTTP), and the move skips it."""
     return exists().where(Contact.game_id == game_id_column)
 
 
 def greet(game, match, seat: int, contact, moment: datetime, mail: bool, webhook: bool) -> None:
     """A seat that just gave an email or webhook hears where the game stands (a confirmed
-    address; an unconfirmed one is asked to confirm first, see contacts.apply)."""
+    address; an unconfirmed one is asked to confirm first, see contact_changes.apply)."""
     reason = "turn" if is_to_move(match, seat) else "start"
     if mail and contact.mail_mode == "turn" and confirm.may_mail(contact.email):
         write_mail(game, match, seat, contact.email, reason, moment)
@@ -173,14 +170,14 @@ def seat_events(game, seat: int, after: int) -> list[dict]:
 
 
 def scene_for(game, match, seat: int, moment: datetime, *, after: int | None = None,
-              clock_seat: int | None = None) -> compose.Scene:
+              clock_seat: int | None = None) -> Scene:
     """The seat's picture of the game now, with a fresh reply address bound to this version
     (`clock_seat`: at a table, whose deadline to tell; see view_and_deadline)."""
     names = {s.seat: s.name for s in game.seats}
     after = own_seq(game, seat) if after is None else after
     reply = None if match.is_over else new_reply_address(game.id, seat, game.version, moment)
     view, deadline = view_and_deadline(game, match, seat, clock_seat)
-    return compose.Scene(
+    return Scene(
         game_id=game.id, version=game.version, seat=seat, names=names, view=view,
         now=moment, events=seat_events(game, seat, after), deadline=deadline,
         reply_address=reply, link=seat_link(game.id, seat, moment), moved=after > 0)
@@ -200,8 +197,7 @@ def view_and_deadline(game, match, seat: int, clock_seat: int | None = None) -> 
 
 def seat_link(game_id: str, seat: int, moment: datetime) -> str:
     """The seat page's address with a fresh link key, which opens the seat in a browser once."""
-    from ..access.links import seat_link as make
-    return make(game_id, seat, moment)
+    return links.seat_link(game_id, seat, moment)
 
 
 def new_reply_address(game_id: str, seat: int, version: int, moment: datetime) -> str:
@@ -213,7 +209,7 @@ def new_reply_address(game_id: str, seat: int, version: int, moment: datetime) -
     return message.address("play", secret)
 
 
-def enqueue_mail(scene: compose.Scene, kind: str, to: str, subject: str, text: str, moment: datetime,
+def enqueue_mail(scene: Scene, kind: str, to: str, subject: str, text: str, moment: datetime,
                  in_reply_to: str | None = None, unsubscribe: str | None = None,
                  auto: str = "auto-generated") -> None:
     message_id = message.new_message_id(scene.game_id, scene.seat, kind)
@@ -229,8 +225,8 @@ def enqueue_mail(scene: compose.Scene, kind: str, to: str, subject: str, text: s
 def write_mail(game, match, seat: int, to: str, kind: str, moment: datetime, clock_seat: int | None = None) -> None:
     with composing("mail", kind, to, moment, game.id, seat, game.version):
         scene = scene_for(game, match, seat, moment, clock_seat=clock_seat)
-        text = compose.body(scene, kind)
-        enqueue_mail(scene, kind, to, compose.subject(scene, kind), text, moment)
+        text = mail_text.body(scene, kind)
+        enqueue_mail(scene, kind, to, mail_text.subject(scene, kind), text, moment)
 
 
 def write_answer(game, match, seat: int, reply: MailReply, moment: datetime, to: str | None = None) -> None:
@@ -245,10 +241,10 @@ def write_answer(game, match, seat: int, reply: MailReply, moment: datetime, to:
         return
     with composing("mail", "answer", to, moment, game.id, seat, game.version):
         scene = scene_for(game, match, seat, moment, after=reply.since_seq)
-        lines = (compose.error_answer(compose.refusal(reply.failure, scene), reply.played) if reply.failure
+        lines = (compose.error_answer(mail_text.refusal(reply.failure, scene), reply.played) if reply.failure
                  else ["Played: " + "; ".join(reply.played) + "."])
-        subject = compose.subject(scene)
-        enqueue_mail(scene, "answer", to, subject, compose.body(scene, "answer", lines),
+        subject = mail_text.subject(scene)
+        enqueue_mail(scene, "answer", to, subject, mail_text.body(scene, "answer", lines),
                      moment, in_reply_to=reply.message_id, auto="auto-replied")
 
 

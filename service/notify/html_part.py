@@ -11,7 +11,9 @@ from __future__ import annotations
 from html import escape
 from urllib.parse import quote
 
-from .compose import Scene, meld_owners, subject
+from .mail_pieces import meld_owners
+from .mail_text import subject
+from .scene import Scene
 
 SUITS = {"C": ("\u2663", "#111"), "S": ("\u2660", "#111"), "H": ("\u2665", "#c00"), "D": ("\u2666", "#c00")}
 CARD_STYLE = ("display:inline-block;min-width:2.2em;padding:4px 3px;margin:2px;border:1px solid #999;"

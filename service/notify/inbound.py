@@ -14,26 +14,34 @@ from __future__ import annotations
 import email
 import email.policy
 import hashlib
-import html
 import logging
 import re
-from dataclasses import dataclass
 from datetime import timedelta
 from email.message import EmailMessage
 from email.utils import getaddresses, parseaddr
 
 from sqlalchemy import func, select, update
 
-from .. import deadlines, store
-from ..errors import Problem
-from ..extensions import db
-from ..models import Game
+from ..core.errors import Problem
+from ..core.extensions import db
+from ..core.tokens import hash_secret
+from ..games import deadlines, move_reads, moves, store
+from ..games.models import Game
+from ..games.table_game import is_table_state
 from ..rules import IllegalAction
-from ..table_games import is_table_state
-from ..tokens import hash_secret
-from . import compose, confirm, dispatch, invitations, message, outbox, senders, table_dispatch
+from . import (
+    compose,
+    confirm,
+    dispatch,
+    invitations,
+    mail_text,
+    message,
+    outbox,
+    senders,
+    table_dispatch,
+)
 from .addresses import normalised
-from .commands import CommandError, parse_commands, resolve, strip_reply, subject_text
+from .commands import CommandError, Outcome, parse_commands, resolve, strip_reply, subject_text, text_of
 from .consent import MailConfirmation
 from .contacts import contact_of
 from .models import Contact, InboundMail, MailToken
@@ -44,13 +52,6 @@ _LOCAL = re.compile(r"^(play|unsubscribe|confirm|join|start)\+([A-Za-z0-9_-]{8,6
 _MESSAGE_ID = re.compile(r"^<[^<>\s]{3,200}>$")  # threads the answer; anything else is not echoed
 ANSWERED_UNKNOWN = "unknown-address"
 WRONG_SENDER = "wrong-sender"
-
-
-@dataclass
-class Outcome:
-    status: str  # played | failed | stale | unknown-address | unsubscribed | duplicate | ignored
-    detail: str
-    game_id: str | None = None
 
 
 class Stale(Exception):
@@ -72,21 +73,6 @@ def our_address(addresses) -> tuple[str, str, str] | None:
         if host.lower() == domain and local.lower() == invitations.NEW_LOCAL:
             return addr, "new", ""
     return None
-
-
-def text_of(msg: EmailMessage) -> str:
-    part = msg.get_body(preferencelist=("plain", "html"))
-    if part is None:
-        return ""
-    try:
-        text = part.get_content()
-    except (LookupError, ValueError):  # an unknown charset or a broken encoding
-        return ""
-    if part.get_content_subtype() == "html":
-        text = re.sub(r"(?is)<(blockquote|style|script).*?</\1>", "", text)
-        text = html.unescape(re.sub(r"(?s)<br\s*/?>|</p>|</div>", "\n", text))
-        text = re.sub(r"(?s)<[^>]+>", "", text)
-    return text
 
 
 def is_automatic(msg: EmailMessage) -> bool:
@@ -158,7 +144,7 @@ def wrong_sender(game_id: str, seat: int, owner: str | None, sender: str, messag
     dispatch.record_inbound(message_id, game_id, WRONG_SENDER, moment, sender=senders.mailbox(owner)[:254])
     names = {s.seat: s.name for s in game.seats}
     notice_id = message.new_message_id(game_id, seat, "wrong-sender")
-    mail = message.build(to=owner, subject=compose.game_subject(game_id, names, seat),
+    mail = message.build(to=owner, subject=mail_text.game_subject(game_id, names, seat),
                          text=compose.wrong_sender_body(senders.shown(sender), names, seat),
                          message_id=notice_id, moment=moment, game_id=game_id, seat=seat)
     outbox.enqueue("mail", "wrong-sender", owner, message.serialise(mail), notice_id, game_id=game_id,
@@ -304,11 +290,15 @@ def play_reply(msg: EmailMessage, message_id: str, game_id: str, seat: int, vers
             for index, command in enumerate(commands):
                 last = index == len(commands) - 1
                 with db.session.begin_nested():  # a refused command undoes itself, and only itself
-                    action = resolve(command, seat_view(store.started_match(game), seat))
+                    connection = moves.driver()  # the move path, in the session's transaction
+                    row = move_reads.lock_seat(connection, game_id, seat)
+                    if row.state is None:
+                        raise Problem("game-not-started", "the game starts when every seat is taken with its invite code")
+                    action = resolve(command, seat_view(moves.load_match(row.state), seat))
                     context = dispatch.reply_context.set(dispatch.MailReply(
                         seat, played + [str(command)], message_id, since) if last else None)
                     try:
-                        store.play(game, seat, action)
+                        moves.play(connection, row, action)
                     finally:
                         dispatch.reply_context.reset(context)
                 played.append(str(command))

@@ -28,18 +28,21 @@ from email.utils import getaddresses
 from flask import has_request_context, request
 from sqlalchemy import func, select
 
-from .. import store
-from ..errors import Problem
-from ..extensions import db
+from ..core.errors import Problem
+from ..core.extensions import db
+from ..core.tokens import hash_secret
+from ..games import seating, store
+from ..games.models import GameClock
+from ..games.table_game import SEAT_COUNTS
 from ..rules import Rules
 from ..rules.options import PRESETS
-from ..table_games import SEAT_COUNTS
-from ..tokens import hash_secret
-from . import compose, confirm, message, outbox, senders
+from . import confirm, mail_text, message, outbox, senders
 from .addresses import check_email, normalised
-from .commands import strip_reply
+from .commands import Outcome, strip_reply, subject_text, text_of
 from .consent import MailInvitation
 from .contacts import set_contact
+from .models import InboundMail
+from .scene import game_tag
 from .settings import setting
 from .wording import rules_in_words
 
@@ -136,7 +139,7 @@ def send_invitation(game, row: MailInvitation, invite_code: str, to: str, moment
             "If you don't want to play, ignore this mail: nothing more is sent unless you reply. "
             "To never get mail from this service, reply `stop`.\n")
     message_id = message.new_message_id(game.id, seat, "invitation")
-    mail = message.build(to=to, subject=f"{compose.game_tag(game.id)} {inviter} invites you to Gin Rummy",
+    mail = message.build(to=to, subject=f"{game_tag(game.id)} {inviter} invites you to Gin Rummy",
                          text=text, message_id=message_id, moment=moment, reply_to=reply_to,
                          game_id=game.id, seat=seat, unsubscribe=reply_to, unsubscribe_subject="stop")
     outbox.enqueue("mail", "invitation", to, message.serialise(mail), message_id, game_id=game.id,
@@ -145,7 +148,6 @@ def send_invitation(game, row: MailInvitation, invite_code: str, to: str, moment
 
 
 def _move_time(game_id: str) -> int | None:
-    from .models import GameClock
     clock = db.session.get(GameClock, game_id)
     return clock.move_time_hours if clock else MOVE_TIME_HOURS
 
@@ -153,10 +155,8 @@ def _move_time(game_id: str) -> int | None:
 # -- replies to join+, start+ and new@ -----------------------------------------------------------
 
 def receive(msg: EmailMessage, message_id: str, kind: str, secret: str, envelope_sender: str | None, moment):
-    from .inbound import Outcome, text_of
     words = strip_reply(text_of(msg)).split("\n", 1)[0].split()
     if not words:  # a List-Unsubscribe mailto sends only a Subject
-        from .commands import subject_text
         words = subject_text(msg.get("Subject") or "").split()[:1]
     word = words[0].lower().strip(".!,;:") if words else ""
     try:
@@ -176,7 +176,6 @@ def receive(msg: EmailMessage, message_id: str, kind: str, secret: str, envelope
 
 
 def _inbound_row(message_id: str, outcome, moment):
-    from .models import InboundMail
     return InboundMail(message_id=message_id[:250], game_id=outcome.game_id, outcome=outcome.status[:40],
                        received_at=moment)
 
@@ -207,7 +206,7 @@ def _join(msg, secret: str, word: str, rest: list[str], envelope_sender, moment)
             confirm.confirmed(row.invitee, moment)
             # The invite code opens its seat (1 of two, or any of a table: the deal waits for every
             # seat); the last seat taken deals, and the first turn's mails go to every seat.
-            store.take_seat(row.game_id, secret, name)
+            seating.take_seat(row.game_id, secret, name)
     except (Problem, ValueError) as exc:
         return "failed", getattr(exc, "detail", None) or str(exc), row.game_id
     row.joined_at = moment
@@ -242,7 +241,7 @@ def _start(msg, secret: str, word: str, envelope_sender, moment):
         return "failed", "an opponent's address asked for no mail"
     starter = senders.from_address(msg)
     confirm.confirmed(starter, moment)
-    game, _token, invites = store.open_game(Rules.from_dict(rules), row.inviter_name or "Host", 2 + len(others),
+    game, _token, invites = seating.open_game(Rules.from_dict(rules), row.inviter_name or "Host", 2 + len(others),
                                             MOVE_TIME_HOURS)
     set_contact(game.id, 0, moment, email=starter, mail_mode="turn")
     row.game_id, row.join_hash = game.id, hash_secret(invites[1])
@@ -261,7 +260,7 @@ def _tell_starter(game, to: str, invitee: str, moment) -> None:
     text = (f"Your game is set up, {game.seats[0].name}: the invitation went to {invitee}.\n"
             "You will get a mail with your hand as soon as they join; reply to it to play.\n")
     message_id = message.new_message_id(game.id, 0, "started")
-    mail = message.build(to=to, subject=compose.game_subject(game.id, names, 0), text=text,
+    mail = message.build(to=to, subject=mail_text.game_subject(game.id, names, 0), text=text,
                          message_id=message_id, moment=moment, game_id=game.id, seat=0)
     outbox.enqueue("mail", "started", to, message.serialise(mail), message_id, game_id=game.id, seat=0,
                    moment=moment)
@@ -269,7 +268,6 @@ def _tell_starter(game, to: str, invitee: str, moment) -> None:
 
 def _new_game(msg, envelope_sender, moment):
     """A mail to new@: checked, then one mail to its sender asking to confirm (no game yet)."""
-    from .inbound import text_of
     sender = senders.from_address(msg)
     if sender is None or not senders.is_sender(msg, envelope_sender, sender):
         return "ignored", "no single From address, or it does not match the envelope / authentication"
@@ -328,7 +326,7 @@ def parse_request(text: str, display_name: str, sender: str) -> tuple[list[str],
         raise Refused("no opponent's address (other than the sender's own)")
     if len({normalised(o) for o in opponents}) != len(opponents) or len(opponents) + 1 not in SEAT_COUNTS:
         raise Refused(f"{len(opponents)} opponents' addresses (an address twice, or no table of that size)")
-    store.check_seats(Rules.from_dict(rules), len(opponents) + 1)  # Mahjong gin is for two, say
+    seating.check_seats(Rules.from_dict(rules), len(opponents) + 1)  # Mahjong gin is for two, say
     return opponents, name, rules
 
 

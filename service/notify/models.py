@@ -1,14 +1,21 @@
-"""Tables for notifications and deadlines. service/models.py imports this module so that the one
-metadata (and `flask db migrate`) sees them; change them only together with a new migration."""
+"""Tables for notifications: contacts, the outbox, reply secrets, inbound mail (and, from
+consent.py, the addresses' consent). Change them only together with a new migration."""
 from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import (Boolean, DateTime, ForeignKey, Index, Integer, PrimaryKeyConstraint, String,
-                        Text)
+from sqlalchemy import (
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    PrimaryKeyConstraint,
+    String,
+    Text,
+)
 from sqlalchemy.orm import Mapped, mapped_column
 
-from ..extensions import db
+from ..core.extensions import db
 
 
 class Contact(db.Model):
@@ -97,58 +104,5 @@ class InboundMail(db.Model):
     sender: Mapped[str | None] = mapped_column(String(254))
 
     __table_args__ = (Index("ix_inbound_mail_sender_received_at", "sender", "received_at"),)
-
-
-class GameClock(db.Model):
-    """The move clock of one game: who is on the clock since when, and until when."""
-
-    __tablename__ = "game_clocks"
-
-    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
-    move_time_hours: Mapped[int | None] = mapped_column(Integer)  # null: no deadlines in this game
-    turn_seat: Mapped[int | None] = mapped_column(Integer)
-    turn_started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
-    deadline_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
-    reminder_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
-    reminded: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False)
-    expiry_noticed: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False)
-
-    __table_args__ = (Index("ix_game_clocks_reminder_at", "reminder_at"),
-                      Index("ix_game_clocks_deadline_at", "deadline_at"))
-
-
-class SeatClock(db.Model):
-    """At a table (3+ seats): the move clock of one seat to move, since its own turn began (one
-    row per board's mover; service/table_clocks.py). The game's GameClock mirrors the earliest."""
-
-    __tablename__ = "seat_clocks"
-
-    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), nullable=False)
-    seat: Mapped[int] = mapped_column(Integer, nullable=False)
-    turn_started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
-    deadline_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
-    reminder_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
-    reminded: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False)
-    expiry_noticed: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False)
-
-    __table_args__ = (PrimaryKeyConstraint("game_id", "seat"),
-                      Index("ix_seat_clocks_reminder_at", "reminder_at"),
-                      Index("ix_seat_clocks_deadline_at", "deadline_at"))
-
-
-class Vacation(db.Model):
-    """Days a seat paused its own clock; their sum per seat is capped (VACATION_DAYS_PER_GAME)."""
-
-    __tablename__ = "vacations"
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), nullable=False)
-    seat: Mapped[int] = mapped_column(Integer, nullable=False)
-    days: Mapped[int] = mapped_column(Integer, nullable=False)
-    starts_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
-    ends_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
-
-    __table_args__ = (Index("ix_vacations_game_id_seat", "game_id", "seat"),)
-
 
 from .consent import MailAddress, MailConfirmation, MailInvitation  # noqa: E402,F401  (the consent tables, same metadata)

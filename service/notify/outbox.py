@@ -30,9 +30,9 @@ from datetime import datetime, timedelta
 
 from sqlalchemy import or_, select, update
 
-from .. import wakeup
-from ..deadlines import now
-from ..extensions import db
+from ..core import wakeup
+from ..core.extensions import db
+from ..games.deadlines import now
 from .models import OutboxMessage
 from .settings import setting
 

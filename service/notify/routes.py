@@ -3,18 +3,21 @@ from __future__ import annotations
 
 from flask_smorest import Blueprint
 
-from .. import deadlines, store, table_clocks
-from ..models import utcnow
-from ..web import BEARER, ETAG_HEADER, bearer_token, etag_headers, problems
-from . import contacts
-from .schemas import ContactOutSchema, ContactSchema, VacationOutSchema, VacationSchema
+from ..core.web import BEARER, ETAG_HEADER, bearer_token, etag_headers, problems
+from ..games import clocks, deadlines, store, table_clocks, views
+from ..games.contact_fields import ContactOutSchema
+from ..games.models import utcnow
+from . import contact_changes, contacts
+from .schemas import ContactSchema, VacationOutSchema, VacationSchema
 
 settings = Blueprint("notify", __name__, description="Contact settings, vacations")
 
 
 @settings.before_request
 def require_json_body():
-    from ..routes import require_json_body as check  # the games blueprint's check, shared
+    from ..games.routes import (
+        require_json_body as check,  # the games blueprint's check, shared
+    )
     return check()
 
 
@@ -43,7 +46,7 @@ def patch_contact(fields, game_id):
     confirmation mail until its owner replies `confirm` to it (see email_status)."""
     with store.transaction():
         game, seat = store.lock_seat(game_id, bearer_token())
-        return contacts.apply(game, store.load_match(game), seat, fields, deadlines.now())
+        return contact_changes.apply(game, store.load_match(game), seat, fields, deadlines.now())
 
 
 @settings.route("/games/<game_id>/vacation", methods=["POST"])
@@ -59,9 +62,9 @@ def take_vacation(args, game_id):
     with store.transaction():
         game, seat = store.lock_seat(game_id, bearer_token())
         match = store.started_match(game)
-        deadlines.take_vacation(game.id, match, seat, args["days"], moment)
+        clocks.take_vacation(game.id, match, seat, args["days"], moment)
         game.updated_at = utcnow()  # an UPDATE, so the version (the ETag) moves on with the deadline
-        store.publish_views(game, match)  # the views show the new deadline
+        views.publish_views(game, match)  # the views show the new deadline
         own = table_clocks.own_deadline(game.id, seat) if table_clocks.is_table(match) else None
         deadline = own or deadlines.deadline_of(game.id)  # at a table: the caller's own while it is to move
         body = {**deadlines.vacation_summary(game.id, seat, moment),

@@ -1,15 +1,13 @@
-"""Notification settings: app.config first, then the environment, then a default that works on
-a fresh machine (mail to a catcher on 127.0.0.1:1025)."""
+"""Notify's settings (core.settings reads them: app.config, then the environment, then these
+defaults, which work on a fresh machine: mail to a catcher on 127.0.0.1:1025)."""
 from __future__ import annotations
 
-import os
-
-from flask import current_app
+from ..core import settings
+from ..core.settings import setting  # noqa: F401  (notify's modules read their settings through here)
 
 DEFAULTS = {
-    "BASE_URL": "http://127.0.0.1:8000",  # public URL of the API, for links in mails
     "MAIL_DOMAIN": "gin.localhost",  # reply addresses are play+<secret>@MAIL_DOMAIN
-    "MAIL_FROM": None,  # default: "Gin Rummy <gin@MAIL_DOMAIN>"
+    "MAIL_FROM": lambda: f"Gin Rummy <gin@{setting('MAIL_DOMAIN')}>",
     "SMTP_HOST": "127.0.0.1",
     "SMTP_PORT": 1025,
     "SMTP_USER": None,
@@ -36,7 +34,6 @@ DEFAULTS = {
     "NOTIFY_LEASE_SECONDS": 300.0,
     "NOTIFY_BATCH": 20,
     "DIGEST_HOURS": 24.0,
-    "VACATION_DAYS_PER_GAME": 7,  # per seat and game
     "NOTIFY_KEEP_DAYS": 14.0,  # sent outbox rows are kept this long, reply secrets twice as long
     # Mail to an unknown reply address is answered only to a known player, at most this often an hour.
     "UNKNOWN_ANSWERS_PER_HOUR": 3,
@@ -55,7 +52,7 @@ DEFAULTS = {
 _TYPES = {"SMTP_PORT": int, "SMTP_STARTTLS": bool, "SMTP_TIMEOUT": float, "WEBHOOK_TIMEOUT": float,
           "WEBHOOK_ALLOW_PRIVATE": bool, "NOTIFY_RETRY_BASE_SECONDS": float,
           "NOTIFY_RETRY_MAX_SECONDS": float, "NOTIFY_MAX_ATTEMPTS": int, "NOTIFY_LEASE_SECONDS": float,
-          "NOTIFY_BATCH": int, "DIGEST_HOURS": float, "VACATION_DAYS_PER_GAME": int,
+          "NOTIFY_BATCH": int, "DIGEST_HOURS": float,
           "NOTIFY_KEEP_DAYS": float, "UNKNOWN_ANSWERS_PER_HOUR": int, "CONFIRM_MAILS_PER_GAME": int,
           "CONFIRM_MAILS_PER_ADDRESS": int, "CONFIRM_MAILS_PER_CLIENT": int}
 
@@ -64,16 +61,4 @@ _TYPES.update({"WEBHOOK_CONNECT_TIMEOUT": float, "WEBHOOK_CONCURRENCY": int, "WE
                "WEBHOOK_BREAKER_COOLDOWN_SECONDS": float, "WEBHOOK_MAX_PENDING_PER_SEAT": int})
 
 
-def setting(name: str):
-    if name in current_app.config:
-        return current_app.config[name]
-    raw = os.environ.get(name)
-    if raw is None:
-        value = DEFAULTS[name]
-        if name == "MAIL_FROM":
-            return f"Gin Rummy <gin@{setting('MAIL_DOMAIN')}>"
-        return value
-    kind = _TYPES.get(name, str)
-    if kind is bool:
-        return raw.strip().lower() in ("1", "true", "yes", "on")
-    return kind(raw)
+settings.register(DEFAULTS, _TYPES)

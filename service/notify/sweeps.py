@@ -12,17 +12,17 @@ from datetime import datetime, timedelta
 
 from sqlalchemy import delete, exists, select, true, update
 
-from .. import deadlines
 from ..access.models import SeatLink
-from ..extensions import db
-from ..models import Game
-from ..players.models import PlayerEvent
-from ..store import load_match
-from ..tokens import hash_secret
-from . import compose, confirm, dispatch, message, outbox, table_dispatch
+from ..core.extensions import db
+from ..core.hooks import Registry
+from ..core.tokens import hash_secret
+from ..games import deadlines, table_clocks
+from ..games.models import Game, GameClock, SeatClock
+from ..games.store import load_match
+from . import confirm, dispatch, mail_text, message, outbox
 from .consent import MailConfirmation
 from .contacts import contact_of
-from .models import Contact, GameClock, InboundMail, MailToken, OutboxMessage, SeatClock
+from .models import Contact, InboundMail, MailToken, OutboxMessage
 from .settings import setting
 
 BATCH = 50
@@ -57,7 +57,7 @@ def _notify_clock(game_id: str, late: int, kind: str, moment: datetime) -> None:
     match = load_match(game) if game else None
     if match is None or match.is_over:
         return
-    seats = [late] if kind == "reminder" else table_dispatch.claimants(match, late)
+    seats = [late] if kind == "reminder" else table_clocks.claimants(match, late)
     for seat in seats:
         contact = contact_of(game.id, seat)
         if contact and contact.mail_mode != "off" and confirm.may_mail(contact.email):
@@ -143,10 +143,15 @@ def _write_digest(to: str, contacts: list[Contact], moment: datetime) -> int:
     message_id = message.new_message_id(None, None, "digest")
     mail = message.build(
         to=to, subject=f"[Gin] Your daily digest: {len(my_turn)} of {len(scenes)} game(s) wait for you",
-        text=compose.digest_body(scenes, unsubscribe), message_id=message_id, moment=moment,
+        text=mail_text.digest_body(scenes, unsubscribe), message_id=message_id, moment=moment,
         reply_to=my_turn[0].reply_address if len(scenes) == 1 and my_turn else None, unsubscribe=unsubscribe)
     outbox.enqueue("mail", "digest", to, message.serialise(mail), message_id, moment=moment)
     return 1
+
+
+# Rows other features keep as long as mail links: forget(cutoff) deletes those older than cutoff and
+# returns how many (players register their stream events' in their init_app).
+old_rows = Registry("forget(cutoff) -> rows deleted, in the sweep of old rows")
 
 
 def sweep_old_rows(moment: datetime | None = None) -> int:
@@ -167,6 +172,7 @@ def sweep_old_rows(moment: datetime | None = None) -> int:
         removed += db.session.execute(delete(MailConfirmation).where(
             MailConfirmation.created_at < moment - 2 * keep)).rowcount
         removed += db.session.execute(delete(SeatLink).where(SeatLink.created_at < moment - 2 * keep)).rowcount
-        removed += db.session.execute(delete(PlayerEvent).where(PlayerEvent.created_at < moment - 2 * keep)).rowcount
+        for forget in old_rows():  # other features' rows kept as long (players' stream events)
+            removed += forget(moment - 2 * keep)
         return removed
     return _transaction(work)

@@ -1,4 +1,4 @@
-"""Who hears what at a table of three or four seats (service/table_games.py), and when a reply
+"""Who hears what at a table of three or four seats (service/games/table_game.py), and when a reply
 for one of its seats is stale.
 
 A two-seat game mails the seat whose turn began, both seats when a hand ends or the match does.
@@ -23,9 +23,11 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from ..extensions import db
-from ..models import Event
-from ..table_games import TableGame
+from ..core.extensions import db
+from ..games import table_clocks
+from ..games.models import Event
+from ..games.table_game import TableGame
+
 
 def is_table(match) -> bool:
     return isinstance(match, TableGame)  # (a Mahjong gin Match has a `table` of its own: melds)
@@ -59,17 +61,6 @@ def hand_ended_for(event: dict, seat: int, rotation: bool) -> bool:
     return event.get("type") == "hand_void" and seat in (event.get("seats") or ())
 
 
-def turn_began(match, seat: int, actor: int | None, events: list[dict]) -> bool:
-    """Whether `seat` is to move on its board and its turn began with this change (its opponent
-    moved, or its board was dealt): a draw leaves the drawer's turn going, as at two seats."""
-    if seat not in match.table.to_move:
-        return False
-    if actor is None:
-        return True
-    return any(e.get("board") is not None and seat in (e.get("seats") or ())
-               and (e.get("type") == "deal" or seat != actor) for e in events)
-
-
 def reasons(match, actor: int | None, events: list[dict]) -> dict[int, str | None]:
     """Each seat's reason for a mail (and a webhook) after a change, or None (module's rules)."""
     rotation = match.table.format == "rotation"
@@ -82,28 +73,13 @@ def reasons(match, actor: int | None, events: list[dict]) -> dict[int, str | Non
             out[seat] = "turn" if seat in match.table.to_move else "start"
         elif any(hand_ended_for(e, seat, rotation) for e in events):
             out[seat] = "hand_end"
-        elif turn_began(match, seat, actor, events):
+        elif table_clocks.turn_began(match, seat, actor, events):
             out[seat] = "turn"
         elif dealt:
             out[seat] = "dealt"
         else:
             out[seat] = None
     return out
-
-
-def turns_begun(match, actor: int | None, events: list[dict]) -> set[int]:
-    """The seats whose own move clock starts afresh with this change (table_clocks.on_change): a
-    move on another board leaves a seat's deadline where it was."""
-    return {seat for seat in match.table.to_move if turn_began(match, seat, actor, events)}
-
-
-def claimants(match, late: int) -> list[int]:
-    """The seats that may claim the match when `late` lets its deadline pass: every seat of
-    another side (table_clocks.claim_timeout)."""
-    if not is_table(match):
-        return [1 - late]
-    partners = set(match.partners_of(late))
-    return [s for s in range(match.seats) if s != late and s not in partners]
 
 
 # -- reading a table's stored events -------------------------------------------------------------

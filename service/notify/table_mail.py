@@ -1,6 +1,6 @@
 """Mail text for a seat at a table of 3, 4, 6 or 8 (issue 14), from that seat's table view alone.
 
-The view (service/table_schemas.py) holds the seat's own board as an ordinary two-player view
+The view (games/table_schemas.py) holds the seat's own board as an ordinary two-player view
 (`my_board.view`: its own hand only), every board's public state and the scores per side; this
 module puts them in words. The seat's own board reads as a two-seat mail does (hand, melds, pile,
 commands); the other boards of a partnership, or the board in play while the seat sits out, shows
@@ -18,76 +18,28 @@ import re
 from dataclasses import replace
 from datetime import timedelta
 
-from . import compose
-from .compose import Scene, cards, duration, name_of
+from . import compose, mail_pieces
+from .scene import Scene, cards, duration, game_tag, name_of
 from .table_dispatch import local_to_table
+from .table_seats import (
+    board_view,
+    name,
+    opponent,
+    own_board,
+    own_deal,
+    pair,
+    partners,
+    playing,
+    rotation,
+    side_name,
+    sitting_out,
+    team_size,
+)
 
-PHASES = compose.PHASES
+PHASES = mail_pieces.PHASES
 VOID_WHY = {"stock": "the stock ran out", "misdeal": "a misdeal: it was dealt again",
             "no_stock_draw": "too many turns without a draw from the stock"}
 
-
-# -- the seat's place at the table ----------------------------------------------------------------
-
-def rotation(scene: Scene) -> bool:
-    return scene.view.get("format") == "rotation"
-
-
-def own_board(scene: Scene) -> dict | None:
-    return scene.view.get("my_board")
-
-
-def board_view(scene: Scene) -> dict:
-    """The seat's own board as a two-player view ({} while it plays on no board)."""
-    return (own_board(scene) or {}).get("view") or {}
-
-
-def playing(scene: Scene) -> bool:
-    return board_view(scene).get("phase") not in (None, "awaiting_deal", "match_over")
-
-
-def opponent(scene: Scene) -> int | None:
-    board = own_board(scene)
-    return None if board is None else board["seats"][1 - board["local_seat"]]
-
-
-def own_deal(scene: Scene) -> int | None:
-    board = own_board(scene)
-    public = (scene.view.get("boards") or [])[board["board"]] if board else None
-    return public.get("deal") if public else None
-
-
-def partners(scene: Scene) -> list[int]:
-    return list(scene.view.get("partners") or [])
-
-
-def name(scene: Scene, seat: int) -> str:
-    return name_of(scene.names, seat)
-
-
-def pair(scene: Scene, seats) -> str:
-    """Two seats as "you v Bob" (the reader first when one of them)."""
-    a, b = seats
-    if b == scene.seat:
-        a, b = b, a
-    return f"{scene.who(a)} v {scene.who(b)}"
-
-
-def team_size(scene: Scene) -> int:
-    return scene.view.get("team_size") or 2
-
-
-def side_name(scene: Scene, side: int, you: bool = False) -> str:
-    seats = (scene.view.get("sides") or [])[side]
-    words = [scene.who(s) if you else name(scene, s) for s in seats]
-    if you and "you" in words:
-        words.remove("you")
-        words.insert(0, "you")
-    return " and ".join(words)
-
-
-def sitting_out(scene: Scene) -> int | None:
-    return scene.view.get("sitting_out") if rotation(scene) else None
 
 
 # -- the table in plain words -------------------------------------------------------------------
@@ -159,7 +111,7 @@ def table_lines(scene: Scene) -> list[str]:
 
 def own_board_lines(scene: Scene) -> list[str]:
     view = board_view(scene)
-    lines = compose.arrangement_lines(view)
+    lines = mail_pieces.arrangement_lines(view)
     pile = view.get("discard_pile") or []
     lines.append(f"Discard pile top: {pile[-1] if pile else '(empty)'}    "
                  f"Stock: {view.get('stock_count')} cards    Knock limit: {view.get('knock_limit')}")
@@ -179,7 +131,7 @@ def event_line(event: dict, scene: Scene) -> str | None:
     if kind == "table_hand_end":
         record = event.get("record") or {}
         return f"Hand {record.get('hand')} ({pair(scene, record.get('seats'))}) is over: " \
-               f"{compose.hand_outcome(record, scene)}."
+               f"{mail_pieces.hand_outcome(record, scene)}."
     if kind == "hand_void":
         why = VOID_WHY.get((event.get("record") or {}).get("void_reason"), "the stock ran out")
         return f"Hand {event.get('hand')} ({pair(scene, event.get('seats'))}) is void ({why}): nobody scores."
@@ -192,13 +144,13 @@ def event_line(event: dict, scene: Scene) -> str | None:
         extra = f"; {side_name(scene, bonus['side'])} score a team bonus of {bonus['points']}" if bonus else ""
         return f"Round {event.get('round', 0) + 1} is over{extra}."
     if kind in ("resign", "timeout", "match_end"):
-        return compose.describe_event(event, scene)
+        return mail_pieces.describe_event(event, scene)
     board = own_board(scene)
     if board is None or event.get("board") != board["board"] or event.get("hand") != own_deal(scene):
         return None
     if kind == "hand_end":
         return None  # told by the table's own table_hand_end, in table seats
-    return compose.describe_event(local_to_table(event), scene)
+    return mail_pieces.describe_event(local_to_table(event), scene)
 
 
 def record_blocks(scene: Scene) -> list[list[str]]:
@@ -217,9 +169,9 @@ def record_blocks(scene: Scene) -> list[list[str]]:
 
 def record_lines(record: dict, scene: Scene) -> list[str]:
     seats = record.get("seats") or []
-    return compose.hand_record_lines(
+    return mail_pieces.hand_record_lines(
         record, scene, seats, heading=f"Hand {record.get('hand')} ({pair(scene, seats)}): "
-                                      f"{compose.hand_outcome(record, scene)}.")
+                                      f"{mail_pieces.hand_outcome(record, scene)}.")
 
 
 def score_sheet_lines(scene: Scene) -> list[str]:
@@ -344,7 +296,7 @@ def reply_lines(scene: Scene) -> list[str]:
         if scene.my_turn:
             example = compose.example(replace(scene, view=board_view(scene)))
             out += ["", f"To play, reply to this mail with commands, one per line (e.g. {example}):"]
-            out += [f"  {line}" for line in compose.legal_commands(board_view(scene))]
+            out += [f"  {line}" for line in mail_pieces.legal_commands(board_view(scene))]
             if may_claim(scene):  # another board's mover let its own deadline pass
                 out.append(f"  claim           win the match on time ({name(scene, scene.view['on_clock'])} is late)")
         elif may_claim(scene):
@@ -410,7 +362,7 @@ def subject(game_id: str, names: dict[int, str], seat: int) -> str:
         mine = [s for s in seats if s % 2 == seat % 2]
         mine.sort(key=lambda s: s != seat)
         theirs = [s for s in seats if s % 2 != seat % 2]
-        return f"{compose.game_tag(game_id)} {' & '.join(name_of(names, s) for s in mine)} v " \
+        return f"{game_tag(game_id)} {' & '.join(name_of(names, s) for s in mine)} v " \
                f"{' & '.join(name_of(names, s) for s in theirs)}"
     order = [seat] + [s for s in seats if s != seat]
-    return f"{compose.game_tag(game_id)} {' v '.join(name_of(names, s) for s in order)}"
+    return f"{game_tag(game_id)} {' v '.join(name_of(names, s) for s in order)}"

@@ -129,7 +129,7 @@ def _ip_literal(host: str):
 def _private_allowed() -> bool:
     from flask import has_app_context
 
-    from .settings import setting
+    from ..core.settings import setting
     return has_app_context() and bool(setting("WEBHOOK_ALLOW_PRIVATE"))
 
 

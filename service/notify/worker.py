@@ -27,8 +27,9 @@ from concurrent.futures import ThreadPoolExecutor, wait
 
 from flask import current_app
 
-from .. import deadlines, wakeup
-from ..extensions import db
+from ..core import wakeup
+from ..core.extensions import db
+from ..games import deadlines
 from . import outbox, sweeps, webhooks
 from .breaker import Breaker
 from .contacts import contact_of
@@ -178,7 +179,7 @@ class Worker:
     def run(self, stop: threading.Event | None = None, interval: float = 1.0, until_idle: bool = False,
             sweep_every: float = 30.0) -> None:
         """Deliver until `stop` is set (or, with until_idle, until nothing is due). A committed
-        change that queued mail or webhooks wakes the worker at once (service/wakeup.py), on any
+        change that queued mail or webhooks wakes the worker at once (service/core/wakeup.py), on any
         process; `interval` only bounds how long it sleeps when nothing wakes it (retries
         falling due). Sweeps run every `sweep_every` seconds; a database failure is logged and
         retried."""

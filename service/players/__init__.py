@@ -3,26 +3,36 @@ of events per player.
 
     models.py      players, player_seats, player_events, challenges, watch_links
     accounts.py    a player, its token, binding seats, my games
-    feed.py        the player's events, and what a change to a game adds (a store.on_change hook)
+    feed.py        the player's events, and what a change to a game adds (a games.changes hook)
     stream.py      GET /me/stream (Server-Sent Events)
     challenges.py  offer, accept (makes the game), decline, cancel, expiry, rematch
     watching.py    watch links and the public view
     routes.py, challenge_routes.py, table_routes.py, schemas.py   the HTTP side
 
-Kept import-light: service.models imports .models from here.
+A feature above games and notify: it hears of games' changes through games.changes.
 """
 from __future__ import annotations
 
 
 def init_app(app) -> None:
-    """Register the routes, and the change hook that feeds players' streams (after notify's, so that
-    a `your_turn` view shows the new deadline)."""
-    from .. import store
-    from ..extensions import api
+    """Register the routes; the change hook that feeds players' streams (registered after notify's:
+    a `your_turn` is written after the mails); a player's token as an opener of its bound seats;
+    the stream's old events to the sweep of old rows; the wake-up's read of players' streams."""
+    from sqlalchemy import exists
+
+    from ..core import wakeup
+    from ..core.extensions import api
+    from ..games import changes
+    from ..notify import sweeps
+    from . import feed
     from .challenge_routes import challenge_routes
-    from .feed import after_change
+    from .models import PlayerSeat
     from .routes import players
     from .table_routes import table
     for blueprint in (players, challenge_routes, table):
         api.register_blueprint(blueprint)
-    store.on_change(after_change)
+    # feed.after_change has work only when a seat of the game is bound to a player
+    changes.on_change(feed.after_change, wanted=lambda game_id: exists().where(PlayerSeat.game_id == game_id))
+    changes.seat_openers.register(feed.bound_seat)
+    sweeps.old_rows.register(feed.forget_before)
+    wakeup.watch_versions("player:", feed.NEWEST_EVENTS, int)

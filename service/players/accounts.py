@@ -8,13 +8,12 @@ import json
 from sqlalchemy import bindparam, case, cast, exists, func, select
 from sqlalchemy.dialects.postgresql import JSONB
 
-from .. import wakeup
-from ..errors import Problem
-from ..extensions import db
-from ..models import Game, Seat, utcnow
-from ..notify.models import GameClock
-from ..tokens import hash_secret, new_token
-from ..web import bearer_token
+from ..core import wakeup
+from ..core.errors import Problem
+from ..core.extensions import db
+from ..core.tokens import hash_secret, new_token
+from ..core.web import bearer_token
+from ..games.models import Game, GameClock, Seat, utcnow
 from .models import Player, PlayerSeat
 
 

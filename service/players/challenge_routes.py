@@ -6,13 +6,19 @@ import json
 from flask import jsonify
 from flask_smorest import Blueprint
 
-from .. import deadlines, store
+from ..core.web import BEARER, bearer_token, etag_headers, problems
+from ..games import deadlines, store, views
+from ..games.view_schemas import VIEW_EXAMPLE
 from ..rules import Rules
-from ..schemas import VIEW_EXAMPLE
-from ..web import BEARER, bearer_token, etag_headers, problems
 from . import accounts, challenges
 from .routes import LINKS_EXAMPLE, game_links, require_json_body
-from .schemas import AcceptedSchema, ChallengeListSchema, ChallengeSchema, DeclineSchema, NewChallengeSchema
+from .schemas import (
+    AcceptedSchema,
+    ChallengeListSchema,
+    ChallengeSchema,
+    DeclineSchema,
+    NewChallengeSchema,
+)
 
 challenge_routes = Blueprint("challenges", __name__, description="Challenges between players")
 challenge_routes.before_request(require_json_body)
@@ -74,7 +80,7 @@ def accept_challenge(challenge_id):
                     "links": game_links(game.id)}
     if game is None:
         return waiting, 202
-    version, _, view = store.read_view(game.id, bearer_token())  # the player token opens the new seat
+    version, _, view = views.read_view(game.id, bearer_token())  # the player token opens the new seat
     return {**body, "game": json.loads(view)}, 201, etag_headers(version)
 
 

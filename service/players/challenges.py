@@ -9,12 +9,12 @@ from datetime import timedelta
 
 from sqlalchemy import or_, select
 
-from .. import deadlines, store
-from ..errors import Problem
-from ..extensions import db
-from ..models import Game
+from ..core.errors import Problem
+from ..core.extensions import db
+from ..core.tokens import new_game_id
+from ..games import deadlines, seating, store, views
+from ..games.models import Game
 from ..rules import Rules
-from ..tokens import new_game_id
 from . import accounts, feed, table_rematch
 from .models import Challenge, Player, RematchSeat
 
@@ -115,14 +115,14 @@ def accept(challenge_id: str, player: Player, now) -> tuple[Challenge, Game | No
     challenger = db.session.get(Player, challenge.challenger_id)
     feed.lock_players([challenger.id, player.id])  # in id order, before any event is added
     seat_of = {challenge.challenger_seat: challenger, 1 - challenge.challenger_seat: player}
-    game, _, invite = store.create_game(Rules.from_dict(challenge.rules), seat_of[0].name, challenge.move_time_hours)
+    game, _, invite = seating.create_game(Rules.from_dict(challenge.rules), seat_of[0].name, challenge.move_time_hours)
     for seat, who in seat_of.items():
         accounts.bind(game.id, seat, who)
     challenge.status, challenge.game_id = ACCEPTED, game.id
     feed.add(challenger.id, "challenge_accepted", challenge_id=challenge.id, game_id=game.id, by=player.name)
     # The join deals, and the store's change hook tells both players the game started, and whose turn it is.
-    game, match, _ = store.join_game(game.id, invite, seat_of[1].name, first_dealer=challenge.first_dealer)
-    store.publish_views(game, match)
+    game, match, _ = seating.join_game(game.id, invite, seat_of[1].name, first_dealer=challenge.first_dealer)
+    views.publish_views(game, match)
     return challenge, game, 1 - challenge.challenger_seat
 
 

@@ -1,5 +1,6 @@
 """Problem codes of players, challenges, rematches and watch links: (HTTP status, when it happens).
-Imported by service/errors.py into the catalogue; imports nothing."""
+Data only: the app factory adds
+them to the catalogue (core.errors.register_codes)."""
 
 PLAYER_CODES = {
     "name-taken": (409, "another player has this name (names are compared ignoring case)"),

@@ -7,13 +7,14 @@ The stream's `id` is that number: a client resuming with Last-Event-ID gets ever
 """
 from __future__ import annotations
 
-from sqlalchemy import bindparam, select, update
+from sqlalchemy import bindparam, delete, select, update
 
-from .. import store, wakeup
-from ..extensions import db
-from ..models import Seat, utcnow
+from ..core import wakeup
+from ..core.extensions import db
+from ..games import views
+from ..games.models import Seat, utcnow
+from ..games.table_game import TableGame, redact_table_event
 from ..rules import redact_event
-from ..table_games import TableGame, redact_table_event
 from .models import Player, PlayerEvent, PlayerSeat
 
 _players, _events, _bound = Player.__table__, PlayerEvent.__table__, PlayerSeat.__table__
@@ -52,6 +53,24 @@ def events_after(connection, player_id: int, after: int, limit: int = 100) -> li
             for row in connection.execute(_EVENTS_AFTER, {"player": player_id, "after": after, "limit": limit})]
 
 
+def forget_before(cutoff) -> int:
+    """Delete the stream events older than `cutoff` (notify's sweep of old rows calls it); the
+    numbering lives on the player's row, so pruning never reuses an event id."""
+    return db.session.execute(delete(_events).where(_events.c.created_at < cutoff)).rowcount
+
+
+# What the wake-up's fallback reads of the players whose streams are waited on (core/wakeup.py).
+NEWEST_EVENTS = select(_players.c.id, _players.c.last_event_seq).where(
+    _players.c.id.in_(bindparam("ids", expanding=True)))
+
+
+def bound_seat(game_id, token_hash):
+    """The seat opener (games.changes.seat_openers) of a player's token: the seat of `game_id`
+    bound to the player whose token has this hash (player_seats: at most one per game)."""
+    return (select(_bound.c.seat).select_from(_bound.join(_players, _players.c.id == _bound.c.player_id))
+            .where(_bound.c.game_id == game_id, _players.c.token_hash == token_hash).scalar_subquery())
+
+
 # -- what a change to a game adds -----------------------------------------------------------
 
 _BOUND = select(_bound.c.seat, _bound.c.player_id).where(_bound.c.game_id == bindparam("game"))
@@ -64,7 +83,7 @@ def bound_seats(game_id: str) -> dict[int, int]:
 
 
 def after_change(game, match, actor: int | None, events: list[dict]) -> None:
-    """store.on_change hook, in the change's transaction: each bound seat's player hears that the
+    """The change hook (games.changes), in the change's transaction: each bound seat's player hears that the
     game started, that the opponent moved, that it is their turn (with the seat's view, so a bot
     needs no second request) and that the match is over."""
     bound = bound_seats(game.id)
@@ -86,7 +105,7 @@ def after_change(game, match, actor: int | None, events: list[dict]) -> None:
         if match.is_over:
             add(player, "game_over", **base, result=match.view(seat).get("result"))
         elif _turn_begins(match, seat, actor, events):
-            add(player, "your_turn", **base, view=store.views_for(game, match, seats=(seat,))[seat])
+            add(player, "your_turn", **base, view=views.views_for(game, match, seats=(seat,))[seat])
 
 
 def _turn_begins(match, seat: int, actor: int | None, events: list[dict]) -> bool:

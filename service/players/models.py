@@ -1,13 +1,22 @@
-"""Tables of players, their seats, their event feed, challenges and watch links; service/models.py
-imports this module so that migrations see them."""
+"""Tables of players, their seats, their event feed, challenges and watch links (in the one
+metadata, which migrations read, once the app imports the package's routes)."""
 from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Index, Integer, String, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    UniqueConstraint,
+)
 from sqlalchemy.orm import Mapped, mapped_column
 
-from ..extensions import db
+from ..core.extensions import db
 
 
 class Player(db.Model):

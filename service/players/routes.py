@@ -6,16 +6,25 @@ import json
 from flask import Response, current_app, request, stream_with_context, url_for
 from flask_smorest import Blueprint
 
-from .. import store, waiting
-from ..errors import Problem
-from ..extensions import db
+from ..core.errors import Problem
+from ..core.extensions import db
+from ..core.tokens import hash_secret
+from ..core.web import BEARER, bearer_token, etag_headers, problems
+from ..games import seating, store, views, waiting
+from ..games.view_schemas import VIEW_EXAMPLE
 from ..rules import Rules
-from ..schemas import VIEW_EXAMPLE
-from ..tokens import hash_secret
-from ..web import BEARER, bearer_token, etag_headers, problems
 from . import accounts, stream
-from .schemas import (JoinAsPlayerSchema, MyGamesSchema, NewGameSchema, NewPlayerSchema, PageQuerySchema,
-                      AccountSchema, HouseBotSchema, PlayerTokenSchema, SeatedSchema)
+from .schemas import (
+    AccountSchema,
+    HouseBotSchema,
+    JoinAsPlayerSchema,
+    MyGamesSchema,
+    NewGameSchema,
+    NewPlayerSchema,
+    PageQuerySchema,
+    PlayerTokenSchema,
+    SeatedSchema,
+)
 
 players = Blueprint("players", __name__, description="Players: an account, its games and its stream of events")
 PLAYER_EXAMPLE = {"id": 7, "name": "Ann", "email": None, "bot": False, "created_at": "2030-01-01T12:00:00+00:00",
@@ -30,7 +39,7 @@ def require_json_body():
     take no fields (accept, cancel, rotate) may be posted with no body at all."""
     if request.method in ("POST", "PATCH") and (request.content_length or request.headers.get("Transfer-Encoding")
                                                 or request.mimetype):
-        from ..routes import require_json_body as check
+        from ..games.routes import require_json_body as check
         return check()
 
 
@@ -131,9 +140,9 @@ def create_my_game(args):
     rules = Rules.from_dict(args["rules"])
     with store.transaction():
         player = accounts.current()
-        game, token, invites = store.open_game(rules, player.name, args["seats"], args["move_time_hours"])
+        game, token, invites = seating.open_game(rules, player.name, args["seats"], args["move_time_hours"])
         accounts.bind(game.id, 0, player)
-        view = json.loads(store.publish_views(game, None)[0])
+        view = json.loads(views.publish_views(game, None)[0])
     body = {"game_id": game.id, "seat": 0, "token": token, "invite_code": invites[1], "links": game_links(game.id),
             "game": view, **({"invites": [{"seat": seat, "invite_code": code} for seat, code in invites.items()]}
                              if len(invites) > 1 else {})}
@@ -153,11 +162,11 @@ def join_as_player(args, game_id):
     with store.transaction():
         player = accounts.current()
         game = store.lock_game(game_id) if store.could_be_game_id(game_id) else None
-        seat = store.seat_of_invite(game, args["invite_code"]) if game is not None else None
+        seat = seating.seat_of_invite(game, args["invite_code"]) if game is not None else None
         if seat is not None:
             accounts.bind(game_id, seat, player)  # before the deal, so the deal's events reach this player too
-        game, match, token, seat = store.take_seat(game_id, args["invite_code"], player.name)
-        view = json.loads(store.publish_views(game, match)[seat])
+        game, match, token, seat = seating.take_seat(game_id, args["invite_code"], player.name)
+        view = json.loads(views.publish_views(game, match)[seat])
     body = {"game_id": game.id, "seat": seat, "token": token, "links": game_links(game.id), "game": view}
     return body, 201, etag_headers(game.version)
 

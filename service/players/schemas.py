@@ -6,19 +6,29 @@ import marshmallow as ma
 from marshmallow import fields as f
 from marshmallow import validate as v
 
-from ..contract import DOC_KEY, ref
-from ..notify.schemas import MOVE_TIME_HOURS, WholeNumber, no_controls
-from ..schemas import (VIEW_DOC, Documented, NameField, RevealedDealSchema, SeatInviteSchema, StrictSchema,
-                       TableMeldSchema, _doc, seat_field)
-from ..table_games import SEAT_COUNTS
-from ..table_schemas import (FORMATS, SEATS, TABLE_SEAT_COUNTS, PublicBoardSchema, TableHandRecordSchema, TablePlayerSchema,
-                             TableResultSchema, TableScoresSchema, table_seat)
+from ..core.fields import NameField, StrictSchema, WholeNumber, doc, no_controls
+from ..core.openapi import DOC_KEY, ref
+from ..games.fields import Documented, seat_field
+from ..games.schemas import MOVE_TIME_HOURS, VIEW_DOC, SeatInviteSchema
+from ..games.table_game import SEAT_COUNTS
+from ..games.table_schemas import (
+    FORMATS,
+    SEATS,
+    TABLE_SEAT_COUNTS,
+    PublicBoardSchema,
+    TableHandRecordSchema,
+    TablePlayerSchema,
+    TableResultSchema,
+    TableScoresSchema,
+    table_seat,
+)
+from ..games.view_schemas import RevealedDealSchema, TableMeldSchema
 from .challenges import DECLINE_REASONS, OPPONENT_KINDS
 
-RULES_CHOICE = _doc("A preset from RULES.md plus option overrides; an unknown option or a value out of range "
+RULES_CHOICE = doc("A preset from RULES.md plus option overrides; an unknown option or a value out of range "
                     "is refused (422 invalid-option, naming the option)",
                     example={"preset": "standard", "target": 100}, **{DOC_KEY: ref("RulesChoice")})
-RULES = _doc("Every rules option's value, plus the preset", **{DOC_KEY: ref("Rules")})
+RULES = doc("Every rules option's value, plus the preset", **{DOC_KEY: ref("Rules")})
 
 
 def _email(text: str) -> None:
@@ -41,8 +51,8 @@ class JsonBoolean(f.Boolean):
 class NewPlayerSchema(StrictSchema):
     name = NameField()
     email = f.String(allow_none=True, validate=[v.Length(max=254), no_controls, _email],
-                     **_doc("Optional; kept with the account, never shown to others", example="ann@example.org"))
-    bot = JsonBoolean(load_default=False, **_doc("True for a program that plays: challenges can ask for bots "
+                     **doc("Optional; kept with the account, never shown to others", example="ann@example.org"))
+    bot = JsonBoolean(load_default=False, **doc("True for a program that plays: challenges can ask for bots "
                                                "only or humans only"))
 
 
@@ -51,18 +61,18 @@ class AccountSchema(ma.Schema):
     name = f.String(required=True)
     email = f.String(required=True, allow_none=True)
     bot = f.Boolean(required=True)
-    created_at = f.String(required=True, **_doc("ISO-8601"))
+    created_at = f.String(required=True, **doc("ISO-8601"))
     token_created_at = f.String(required=True, allow_none=True,
-                                **_doc("When the current player token was made; null: revoked"))
+                                **doc("When the current player token was made; null: revoked"))
 
 
 class HouseBotSchema(ma.Schema):
-    name = f.String(required=True, **_doc("The house bot's player name: challenge it (`to`) to play the computer"))
-    bot = f.Boolean(required=True, **_doc("Always true"))
+    name = f.String(required=True, **doc("The house bot's player name: challenge it (`to`) to play the computer"))
+    bot = f.Boolean(required=True, **doc("Always true"))
 
 
 class PlayerTokenSchema(ma.Schema):
-    token = f.String(required=True, **_doc("The player token. Shown once: keep it. Send it as "
+    token = f.String(required=True, **doc("The player token. Shown once: keep it. Send it as "
                                            "`Authorization: Bearer <token>` to /me, /challenges and the game "
                                            "routes of every seat the player holds"))
     player = f.Nested(AccountSchema, required=True)
@@ -76,9 +86,9 @@ class GameLinksSchema(ma.Schema):
 
 
 class RivalSchema(ma.Schema):
-    name = f.String(required=True, allow_none=True, **_doc("The seat's display name; null while waiting"))
-    player = f.String(required=True, allow_none=True, **_doc("The player's account name, if a player holds it"))
-    bot = f.Boolean(required=True, allow_none=True, **_doc("Whether that player is a bot; null: no player"))
+    name = f.String(required=True, allow_none=True, **doc("The seat's display name; null while waiting"))
+    player = f.String(required=True, allow_none=True, **doc("The player's account name, if a player holds it"))
+    bot = f.Boolean(required=True, allow_none=True, **doc("Whether that player is a bot; null: no player"))
 
 
 class ScoreSchema(ma.Schema):
@@ -90,87 +100,87 @@ class MyGameSchema(ma.Schema):
     game_id = f.String(required=True)
     seat = table_seat("Your seat: 0 (who created the game), 1, ... (up to 7 at a table of eight)", required=True)
     seats = f.Integer(required=True, validate=v.OneOf(SEAT_COUNTS),
-                      **_doc("How many seats the game has: 3 or more is a table"))
+                      **doc("How many seats the game has: 3 or more is a table"))
     status = f.String(required=True, validate=v.OneOf(("waiting_for_opponent", "active", "finished")))
     version = f.Integer(required=True)
-    your_turn = f.Boolean(required=True, **_doc("Whether your seat may act now (at a table: it is one of "
+    your_turn = f.Boolean(required=True, **doc("Whether your seat may act now (at a table: it is one of "
                                                   "the seats to move, one per board)"))
     phase = f.String(required=True, allow_none=True)
-    opponent = f.Nested(RivalSchema, required=True, **_doc(
+    opponent = f.Nested(RivalSchema, required=True, **doc(
         "Who your seat plays; at a table the seat on your board now (every field null while you sit out)"))
-    score = f.Nested(ScoreSchema, required=True, **_doc("The current game's totals (Hollywood: the newest column)"))
-    deadline = f.String(required=True, allow_none=True, **_doc("ISO-8601: when the seat to move runs out of time"))
+    score = f.Nested(ScoreSchema, required=True, **doc("The current game's totals (Hollywood: the newest column)"))
+    deadline = f.String(required=True, allow_none=True, **doc("ISO-8601: when the seat to move runs out of time"))
     links = f.Nested(GameLinksSchema, required=True)
 
 
 class MyGamesSchema(ma.Schema):
     games = f.List(f.Nested(MyGameSchema), required=True)
-    next_offset = f.Integer(required=True, allow_none=True, **_doc("Pass as ?offset= for the next page; null: "
+    next_offset = f.Integer(required=True, allow_none=True, **doc("Pass as ?offset= for the next page; null: "
                                                                    "this was the last"))
 
 
 class PageQuerySchema(ma.Schema):
-    limit = f.Integer(load_default=50, validate=v.Range(1, 200), **_doc("At most this many games"))
-    offset = f.Integer(load_default=0, validate=v.Range(0, 2**31 - 1), **_doc("Skip this many"))
+    limit = f.Integer(load_default=50, validate=v.Range(1, 200), **doc("At most this many games"))
+    offset = f.Integer(load_default=0, validate=v.Range(0, 2**31 - 1), **doc("Skip this many"))
 
 
 class NewGameSchema(StrictSchema):
     rules = f.Dict(load_default=dict, **RULES_CHOICE)
     move_time_hours = MOVE_TIME_HOURS
-    seats = WholeNumber(load_default=2, validate=v.OneOf(SEAT_COUNTS), **_doc(
+    seats = WholeNumber(load_default=2, validate=v.OneOf(SEAT_COUNTS), **doc(
         "How many players, as in POST /games: 2 (the default) or a table; each other seat has its own "
         "invite code (`invites`), which a player joins with POST /me/games/{game_id}/join", example=2))
 
 
 class JoinAsPlayerSchema(StrictSchema):
     invite_code = f.String(required=True, validate=v.Length(1, 100),
-                           **_doc("The invite code the creator received", example="q3Jw..."))
+                           **doc("The invite code the creator received", example="q3Jw..."))
 
 
 class SeatedSchema(ma.Schema):
     game_id = f.String(required=True)
-    seat = f.Integer(required=True, validate=SEATS, **_doc("Your seat: 0 when creating; joining, the seat the "
+    seat = f.Integer(required=True, validate=SEATS, **doc("Your seat: 0 when creating; joining, the seat the "
                                                            "invite code opens"))
-    token = f.String(required=True, **_doc("The seat's own bearer token (the player token opens the seat too). "
+    token = f.String(required=True, **doc("The seat's own bearer token (the player token opens the seat too). "
                                            "Shown once"))
-    invite_code = f.String(**_doc("Creating only: give this to the opponent (seat 1); it works once"))
-    invites = f.List(f.Nested(SeatInviteSchema), **_doc("Creating a table only: an invite code per seat to fill"))
+    invite_code = f.String(**doc("Creating only: give this to the opponent (seat 1); it works once"))
+    invites = f.List(f.Nested(SeatInviteSchema), **doc("Creating a table only: an invite code per seat to fill"))
     links = f.Nested(GameLinksSchema, required=True)
     game = Documented(VIEW_DOC, required=True, metadata={"description": "Your view"})
 
 
 class NewChallengeSchema(StrictSchema):
     to = f.String(allow_none=True, validate=[v.Length(1, 40), no_controls],
-                  **_doc("The name of the player challenged; null or absent: an open challenge anyone may take",
+                  **doc("The name of the player challenged; null or absent: an open challenge anyone may take",
                          example="Bob"))
     rules = f.Dict(load_default=dict, **RULES_CHOICE)
     move_time_hours = MOVE_TIME_HOURS
     opponent = f.String(load_default="any", validate=v.OneOf(OPPONENT_KINDS),
-                        **_doc("Who may accept: any player, bots only, humans only"))
+                        **doc("Who may accept: any player, bots only, humans only"))
     expires_in_hours = WholeNumber(load_default=72, validate=v.Range(1, 24 * 30),
-                                   **_doc("The challenge lapses after this many hours (default 72)"))
+                                   **doc("The challenge lapses after this many hours (default 72)"))
 
 
 class RematchSeatSchema(ma.Schema):
     seat = f.Integer(required=True, validate=SEATS)
-    player = f.String(required=True, **_doc("The player holding the seat (in the new game too)"))
+    player = f.String(required=True, **doc("The player holding the seat (in the new game too)"))
     answer = f.String(required=True, validate=v.OneOf(("offered", "pending", "accepted")),
-                      **_doc("offered: the seat that offered it; pending: not answered yet"))
+                      **doc("offered: the seat that offered it; pending: not answered yet"))
 
 
 class ChallengeSchema(ma.Schema):
     challenge_id = f.String(required=True)
-    from_ = f.String(required=True, data_key="from", attribute="from", **_doc("The challenger's name"))
-    to = f.String(required=True, allow_none=True, **_doc("The player challenged; null: open"))
+    from_ = f.String(required=True, data_key="from", attribute="from", **doc("The challenger's name"))
+    to = f.String(required=True, allow_none=True, **doc("The player challenged; null: open"))
     rules = f.Raw(required=True, **RULES)
     move_time_hours = f.Integer(required=True, allow_none=True)
     opponent = f.String(required=True, validate=v.OneOf(OPPONENT_KINDS))
     status = f.String(required=True, validate=v.OneOf(("pending", "accepted", "declined", "cancelled", "expired")))
     reason = f.String(required=True, allow_none=True, validate=v.OneOf(DECLINE_REASONS),
-                      **_doc("Declined only: the reason code"))
-    game_id = f.String(required=True, allow_none=True, **_doc("Accepted only: the game made"))
-    rematch_of = f.String(required=True, allow_none=True, **_doc("A rematch: the finished game it follows"))
-    seats = f.List(f.Nested(RematchSeatSchema), required=True, allow_none=True, **_doc(
+                      **doc("Declined only: the reason code"))
+    game_id = f.String(required=True, allow_none=True, **doc("Accepted only: the game made"))
+    rematch_of = f.String(required=True, allow_none=True, **doc("A rematch: the finished game it follows"))
+    seats = f.List(f.Nested(RematchSeatSchema), required=True, allow_none=True, **doc(
         "A rematch at a table only (then `to` is null): every seat, its player and answer; the game is made "
         "when all have accepted, and one decline ends it"))
     created_at = f.String(required=True)
@@ -178,28 +188,28 @@ class ChallengeSchema(ma.Schema):
 
 
 class ChallengeListSchema(ma.Schema):
-    to_me = f.List(f.Nested(ChallengeSchema), required=True, **_doc("Pending challenges naming you"))
-    open = f.List(f.Nested(ChallengeSchema), required=True, **_doc("Pending open challenges you may accept"))
-    mine = f.List(f.Nested(ChallengeSchema), required=True, **_doc("Your own pending challenges"))
+    to_me = f.List(f.Nested(ChallengeSchema), required=True, **doc("Pending challenges naming you"))
+    open = f.List(f.Nested(ChallengeSchema), required=True, **doc("Pending open challenges you may accept"))
+    mine = f.List(f.Nested(ChallengeSchema), required=True, **doc("Your own pending challenges"))
 
 
 class DeclineSchema(StrictSchema):
     reason = f.String(required=True, validate=v.OneOf(DECLINE_REASONS),
-                      **_doc("Why, as a code the challenger's program can read", example="busy"))
+                      **doc("Why, as a code the challenger's program can read", example="busy"))
 
 
 class AcceptedSchema(ma.Schema):
     challenge = f.Nested(ChallengeSchema, required=True)
     game_id = f.String(required=True)
-    seat = f.Integer(required=True, validate=SEATS, **_doc("Your seat"))
+    seat = f.Integer(required=True, validate=SEATS, **doc("Your seat"))
     links = f.Nested(GameLinksSchema, required=True)
     game = Documented(VIEW_DOC, required=True, metadata={"description": "Your view of the new game"})
 
 
 class RematchSchema(ma.Schema):
-    rematch_of = f.String(required=True, allow_none=True, **_doc("The game this one is a rematch of"))
+    rematch_of = f.String(required=True, allow_none=True, **doc("The game this one is a rematch of"))
     rematch = f.Nested(ChallengeSchema, required=True, allow_none=True,
-                       **_doc("The rematch offered after this game (its game_id once accepted)"))
+                       **doc("The rematch offered after this game (its game_id once accepted)"))
 
 
 class WatchLinkSchema(ma.Schema):
@@ -209,9 +219,9 @@ class WatchLinkSchema(ma.Schema):
 
 
 class NewWatchLinkSchema(WatchLinkSchema):
-    key = f.String(required=True, **_doc("The watch key. Shown once. The watcher sends it as "
+    key = f.String(required=True, **doc("The watch key. Shown once. The watcher sends it as "
                                          "`Authorization: Bearer <key>` to GET /games/{game_id}/public"))
-    url = f.String(required=True, **_doc("The public view's path"))
+    url = f.String(required=True, **doc("The public view's path"))
 
 
 class WatchLinkListSchema(ma.Schema):
@@ -224,24 +234,24 @@ class PublicViewSchema(ma.Schema):
     game_id = f.String(required=True)
     version = f.Integer(required=True)
     status = f.String(required=True)
-    players = f.List(f.Dict(), required=True, **_doc("[{seat, name}]"))
+    players = f.List(f.Dict(), required=True, **doc("[{seat, name}]"))
     deadline = f.String(required=True, allow_none=True)
     deal_commitment = f.String(required=True, allow_none=True)
-    revealed_deals = f.List(f.Dict(), required=True, **_doc("Finished hands' decks, as in GameView"))
+    revealed_deals = f.List(f.Dict(), required=True, **doc("Finished hands' decks, as in GameView"))
     phase = f.String(required=True)
     to_move = f.Integer(required=True, allow_none=True)
     dealer = f.Integer(required=True, allow_none=True)
     hand_number = f.Integer(required=True)
     discard_pile = f.List(f.String(), required=True)
     stock_count = f.Integer(required=True)
-    card_counts = f.List(f.Integer(), required=True, **_doc("Cards in each seat's hand"))
+    card_counts = f.List(f.Integer(), required=True, **doc("Cards in each seat's hand"))
     knock_limit = f.Integer(required=True, allow_none=True)
     multiplier = f.Integer(required=True)
-    scores = f.Raw(required=True, **_doc("As in GameView"))
-    last_hand = f.Raw(required=True, allow_none=True, **_doc("The last finished hand's record, both hands shown"))
-    result = f.Raw(required=True, allow_none=True, **_doc("The match's result, once over"))
+    scores = f.Raw(required=True, **doc("As in GameView"))
+    last_hand = f.Raw(required=True, allow_none=True, **doc("The last finished hand's record, both hands shown"))
+    result = f.Raw(required=True, allow_none=True, **doc("The match's result, once over"))
     rules = f.Raw(required=True, **RULES)
-    table = f.List(f.Nested(TableMeldSchema), **_doc(
+    table = f.List(f.Nested(TableMeldSchema), **doc(
         "Mahjong gin only: the melds on the table (public), with who put each card there, as in GameView"))
 
 
@@ -254,25 +264,25 @@ class PublicTableViewSchema(ma.Schema):
     version = f.Integer(required=True)
     status = f.String(required=True)
     players = f.List(f.Nested(TablePlayerSchema), required=True)
-    deadline = f.String(required=True, allow_none=True, **_doc("When the seat `on_clock` must act, or null"))
-    deal_commitment = f.String(required=True, allow_none=True, **_doc("Always null: each board carries its own"))
-    revealed_deals = f.List(f.Nested(RevealedDealSchema), required=True, **_doc("Finished deals' decks only"))
+    deadline = f.String(required=True, allow_none=True, **doc("When the seat `on_clock` must act, or null"))
+    deal_commitment = f.String(required=True, allow_none=True, **doc("Always null: each board carries its own"))
+    revealed_deals = f.List(f.Nested(RevealedDealSchema), required=True, **doc("Finished deals' decks only"))
     format = f.String(required=True, validate=v.OneOf(FORMATS))
     seats = f.Integer(required=True, validate=v.OneOf(TABLE_SEAT_COUNTS))
     sides = f.List(f.List(f.Integer(validate=SEATS)), required=True)
-    to_move = f.List(f.Integer(validate=SEATS), required=True, **_doc("Every seat that may act now"))
+    to_move = f.List(f.Integer(validate=SEATS), required=True, **doc("Every seat that may act now"))
     needs_deal = f.List(f.Integer(), required=True)
     on_clock = f.Integer(required=True, allow_none=True, validate=SEATS)
     boards = f.List(f.Nested(PublicBoardSchema, allow_none=True), required=True,
-                    **_doc("Every board's public part; null for a board that waits for the round or is over"))
+                    **doc("Every board's public part; null for a board that waits for the round or is over"))
     scores = f.Nested(TableScoresSchema, required=True)
     last_hand = f.Nested(TableHandRecordSchema, required=True, allow_none=True,
-                         **_doc("The last decided hand's record, both hands shown (it is over)"))
+                         **doc("The last decided hand's record, both hands shown (it is over)"))
     result = f.Nested(TableResultSchema, required=True, allow_none=True)
     rules = f.Raw(required=True, **RULES)
-    sitting_out = f.Integer(allow_none=True, validate=SEATS, **_doc("rotation only: the seat sitting out"))
-    round = f.Integer(**_doc("partnership only"))
-    team_size = f.Integer(**_doc("partnership only"))
+    sitting_out = f.Integer(allow_none=True, validate=SEATS, **doc("rotation only: the seat sitting out"))
+    round = f.Integer(**doc("partnership only"))
+    team_size = f.Integer(**doc("partnership only"))
 
 
 # GET /games/{id}/public answers one or the other (a PublicTableView has `format`).

@@ -1,6 +1,6 @@
 """GET /me/stream: a player's events as Server-Sent Events, `id` being the event's seq.
 
-Like the game stream (service/waiting.py), it holds no transaction or pooled connection while it
+Like the game stream (service/games/waiting.py), it holds no transaction or pooled connection while it
 waits: it reads the events after the last one sent, gives the connection back, and sleeps on its
 Waiter until a commit adds an event to this player's stream (on any process), or a keep-alive is due."""
 from __future__ import annotations
@@ -10,10 +10,10 @@ import time
 
 from sqlalchemy import bindparam, select
 
-from ..database import READ_ONLY
-from ..extensions import db
-from ..waiting import setting
-from ..wakeup import hub, player_key
+from ..core.database import READ_ONLY
+from ..core.extensions import db
+from ..core.wakeup import hub, player_key
+from ..games.waiting import setting
 from . import feed
 from .models import Player
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from .. import store
-from ..errors import Problem
-from ..extensions import db
-from ..models import Game
+from ..core.errors import Problem
+from ..core.extensions import db
+from ..games import seating, views
+from ..games.models import Game
 from ..rules import Rules
 from . import accounts, feed
 from .models import Challenge, Player, RematchSeat
@@ -64,7 +64,7 @@ def accept(challenge: Challenge, player: Player, now) -> tuple[Game | None, int]
     players = {r.seat: db.session.get(Player, r.player_id) for r in rows}
     players[challenge.challenger_seat] = db.session.get(Player, challenge.challenger_id)
     feed.lock_players([p.id for p in players.values()])  # in id order, before any event is added
-    game, _, invites = store.open_game(Rules.from_dict(challenge.rules), players[0].name, len(players),
+    game, _, invites = seating.open_game(Rules.from_dict(challenge.rules), players[0].name, len(players),
                                        challenge.move_time_hours)
     for seat, who in players.items():
         accounts.bind(game.id, seat, who)
@@ -73,8 +73,8 @@ def accept(challenge: Challenge, player: Player, now) -> tuple[Game | None, int]
             feed.add(who.id, "challenge_accepted", challenge_id=challenge.id, game_id=game.id, by=player.name)
     match = None
     for seat, code in invites.items():  # the last seat taken deals; the change hook tells every player
-        game, match, _, _ = store.take_seat(game.id, code, players[seat].name)
-    store.publish_views(game, match)
+        game, match, _, _ = seating.take_seat(game.id, code, players[seat].name)
+    views.publish_views(game, match)
     return game, mine.seat
 
 

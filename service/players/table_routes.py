@@ -5,12 +5,18 @@ from __future__ import annotations
 from flask import Response, jsonify, request, url_for
 from flask_smorest import Blueprint
 
-from .. import deadlines, store
-from ..web import BEARER, bearer_token, problems
+from ..core.web import BEARER, bearer_token, problems
+from ..games import deadlines, store
 from . import challenges, watching
 from .challenge_routes import CHALLENGE_EXAMPLE
 from .routes import require_json_body
-from .schemas import ChallengeSchema, NewWatchLinkSchema, PUBLIC_VIEW_DOC, RematchSchema, WatchLinkListSchema
+from .schemas import (
+    PUBLIC_VIEW_DOC,
+    ChallengeSchema,
+    NewWatchLinkSchema,
+    RematchSchema,
+    WatchLinkListSchema,
+)
 
 table = Blueprint("table", __name__, description="Rematches and watch links of a game")
 table.before_request(require_json_body)

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from sqlalchemy import bindparam, select
 
-from .. import store
-from ..database import begin_read_only
-from ..errors import Problem
-from ..extensions import db
-from ..models import Game, utcnow
-from ..tokens import hash_secret, new_token
+from ..core.database import begin_read_only
+from ..core.errors import Problem
+from ..core.extensions import db
+from ..core.tokens import hash_secret, new_token
+from ..games import store, views
+from ..games.models import Game, utcnow
 from .models import WatchLink
 
 PUBLIC_KEYS = ("phase", "to_move", "dealer", "hand_number", "discard_pile", "stock_count", "knock_limit",
@@ -67,7 +67,7 @@ def public_view(game_id: str, key: str) -> dict:
     if game is None:
         raise invalid_watch_key()
     match = store.load_match(game)
-    seat_view = store.views_for(game, match, seats=(0,))[0]
+    seat_view = views.views_for(game, match, seats=(0,))[0]
     if len(game.seats) > 2:
         return public_table(seat_view)
     public = {name: seat_view.get(name) for name in (*ENVELOPE_KEYS, *PUBLIC_KEYS)}

@@ -4,19 +4,30 @@
     >>> min_deadwood(parse_cards("AS 2S 3S 4H 4D 4C 9C TC JC KD"))
     10
 """
-from .actions import (Action, AddOn, BigGin, Discard, Draw, Knock, LayMeld, Pass, Resign, TakeUpcard,
-                      action_from_dict)
+from .actions import (
+    Action,
+    AddOn,
+    BigGin,
+    Discard,
+    Draw,
+    Knock,
+    LayMeld,
+    Pass,
+    Resign,
+    TakeUpcard,
+    action_from_dict,
+)
 from .cards import Card, full_deck, parse_cards
 from .errors import IllegalAction, InvalidRules
 from .knock import KnockResult, settle_knock
+from .mahjong import MahjongMatch
 from .match import Match
 from .melds import Arrangement, Meld, best_arrangement, deadwood_count, min_deadwood
 from .options import PRESETS, Rules
-from .views import redact_event
-from .mahjong import MahjongMatch
 from .scheme import CardScheme
 from .series import Series, SeriesError
 from .tables import Partnership, Rotation, Table
+from .views import redact_event
 
 __all__ = [
     "Action", "AddOn", "LayMeld", "Arrangement", "BigGin", "Card", "Discard", "Draw", "IllegalAction", "InvalidRules",

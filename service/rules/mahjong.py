@@ -14,7 +14,7 @@ from .actions import Action, AddOn, BigGin, Discard, Draw, LayMeld
 from .cards import Card, parse_cards
 from .errors import IllegalAction
 from .knock import layout_from_melds
-from .match import Match, _cards
+from .match import VARIANTS, Match, _cards
 from .plain import plain_copy
 from .scoring import all_closed, close_game
 
@@ -237,3 +237,6 @@ class MahjongMatch(Match):
         self.taken_cards = parse_cards(data["taken_cards"])
         self.must_use = Card.parse(data["must_use"]) if data["must_use"] else None
 
+
+
+VARIANTS["mahjong"] = MahjongMatch  # Match.new and Match.from_dict make one for rules with mahjong on

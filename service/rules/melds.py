@@ -12,7 +12,7 @@ import functools
 from dataclasses import dataclass
 from typing import Iterable, Iterator
 
-from .cards import Card, SUITS, card_from_index, parse_cards
+from .cards import SUITS, Card, card_from_index, parse_cards
 from .runs import is_run_ranks, run_order
 
 

@@ -11,7 +11,14 @@ from itertools import combinations
 from typing import Iterable
 
 from .cards import Card, parse_cards
-from .melds import Arrangement, Meld, best_arrangement, deadwood_count, deadwood_of_masks, suit_masks
+from .melds import (
+    Arrangement,
+    Meld,
+    best_arrangement,
+    deadwood_count,
+    deadwood_of_masks,
+    suit_masks,
+)
 from .runs import card_value, is_run_ranks, next_rank
 
 

@@ -5,7 +5,7 @@ two players, each game made when the one before ends, with standings from the en
     play.py      offer, accept (makes game 1), decline, the game's-end hook (next game), describe
     routes.py, schemas.py, codes.py   the HTTP side
 
-Kept import-light: service.models imports .models from here.
+A feature above games and players: it hears of games' ends through games.changes.
 """
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ from __future__ import annotations
 def init_app(app) -> None:
     """Register the routes, and the change hook that records a game's end and makes the next game
     (after players' feed hook, so the ended game's game_over comes before the next game_started)."""
-    from .. import store
-    from ..extensions import api
-    from .play import after_change
+    from ..core.extensions import api
+    from ..games import changes
+    from .play import after_change, in_a_series
     from .routes import series_routes
     api.register_blueprint(series_routes)
-    store.on_change(after_change)
+    changes.on_change(after_change, wanted=in_a_series)

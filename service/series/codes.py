@@ -1,5 +1,5 @@
-"""Problem codes of series: (HTTP status, when it happens). Imported by service/errors.py into the
-catalogue; imports nothing."""
+"""Problem codes of series: (HTTP status, when it happens). Data only: the app factory adds them to
+the catalogue (core.errors.register_codes)."""
 
 SERIES_CODES = {
     "invalid-series": (422, "the series' format does not hold together: best of an odd number of games 1 to 99, "

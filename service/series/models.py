@@ -1,13 +1,21 @@
-"""Tables of series: the parent record, and the games it links in order. service/models.py imports
-this module so that migrations see them."""
+"""Tables of series: the parent record, and the games it links in order (in the one metadata, which
+migrations read, once the app imports the package's routes)."""
 from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import JSON, DateTime, ForeignKey, Index, Integer, String, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    UniqueConstraint,
+)
 from sqlalchemy.orm import Mapped, mapped_column
 
-from ..extensions import db
+from ..core.extensions import db
 
 
 class SeriesRecord(db.Model):

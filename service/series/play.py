@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from sqlalchemy import bindparam, exists, select
 
-from .. import store
-from ..errors import Problem
-from ..extensions import db
-from ..models import Game, utcnow
+from ..core.errors import Problem
+from ..core.extensions import db
+from ..core.tokens import new_game_id
+from ..games import seating, store, views
+from ..games.models import Game, utcnow
 from ..players import accounts, feed
 from ..players.models import Player
 from ..rules import Rules, Series, SeriesError
-from ..tokens import new_game_id
 from .models import SeriesGame, SeriesRecord
 
 OFFERED, PLAYING, DECIDED, DECLINED = "offered", "playing", "decided", "declined"
@@ -106,13 +106,13 @@ def _next_game(row: SeriesRecord, series: Series) -> Game:
     """Game number len(results) + 1, seated by next_seating, both seats bound, the first hand dealt."""
     ids = {series.players[0]: row.offered_by, series.players[1]: row.opponent_id}
     seated = [db.session.get(Player, ids[name]) for name in series.next_seating()]
-    game, _, invite = store.create_game(series.rules, seated[0].name, row.move_time_hours)
+    game, _, invite = seating.create_game(series.rules, seated[0].name, row.move_time_hours)
     for seat, player in enumerate(seated):
         accounts.bind(game.id, seat, player)
     db.session.add(SeriesGame(game_id=game.id, series_id=row.id, number=len(series.results) + 1))
     db.session.flush()  # linked before the join's change hooks run
-    game, match, _ = store.join_game(game.id, invite, seated[1].name)
-    store.publish_views(game, match)
+    game, match, _ = seating.join_game(game.id, invite, seated[1].name)
+    views.publish_views(game, match)
     return game
 
 

@@ -3,11 +3,11 @@ from __future__ import annotations
 
 from flask_smorest import Blueprint
 
-from .. import store
+from ..core.web import BEARER, bearer_token, problems
+from ..games import store
 from ..players import accounts
 from ..players.routes import LINKS_EXAMPLE, game_links, require_json_body
 from ..rules import Rules
-from ..web import BEARER, bearer_token, problems
 from . import play
 from .schemas import NewSeriesSchema, SeriesSchema
 

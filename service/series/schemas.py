@@ -5,23 +5,23 @@ import marshmallow as ma
 from marshmallow import fields as f
 from marshmallow import validate as v
 
-from ..notify.schemas import MOVE_TIME_HOURS, WholeNumber, no_controls
+from ..core.fields import StrictSchema, WholeNumber, doc, no_controls
+from ..games.schemas import MOVE_TIME_HOURS
 from ..players.schemas import RULES, RULES_CHOICE, GameLinksSchema, JsonBoolean
-from ..schemas import StrictSchema, _doc
 from .play import DEFAULT_PRESET, KINDS, STATUSES
 
 
 class NewSeriesSchema(StrictSchema):
     to = f.String(required=True, validate=[v.Length(1, 40), no_controls],
-                  **_doc("The player the series is offered to (they accept or decline it)", example="Bob"))
-    kind = f.String(load_default="best_of", validate=v.OneOf(KINDS), **_doc(
+                  **doc("The player the series is offered to (they accept or decline it)", example="Bob"))
+    kind = f.String(load_default="best_of", validate=v.OneOf(KINDS), **doc(
         "best_of: the first to win a majority of `matches` games wins (000's tournament: best of five, "
         "each game to 250); points: each game's final totals accumulate until a player reaches `target`"))
-    matches = WholeNumber(allow_none=True, load_default=None, validate=v.Range(1, 99), **_doc(
+    matches = WholeNumber(allow_none=True, load_default=None, validate=v.Range(1, 99), **doc(
         "best_of only: an odd number of games, 1 to 99 (default 5)", example=5))
-    target = WholeNumber(allow_none=True, load_default=None, validate=v.Range(10, 100000), **_doc(
+    target = WholeNumber(allow_none=True, load_default=None, validate=v.Range(10, 100000), **doc(
         "points only: the series total to reach (default 500)", example=500))
-    exactly_50_loses = JsonBoolean(load_default=False, **_doc(
+    exactly_50_loses = JsonBoolean(load_default=False, **doc(
         "points only: a player exactly 50 ahead at the series' end loses it (000's variation); for single "
         "games, the rules option of the same name"))
     rules = f.Dict(load_default=lambda: {"preset": DEFAULT_PRESET}, **{
@@ -33,19 +33,19 @@ class NewSeriesSchema(StrictSchema):
 
 
 class SeriesGameResultSchema(ma.Schema):
-    winner = f.String(required=True, allow_none=True, **_doc("The player who won the game; null: a draw"))
-    reason = f.String(required=True, allow_none=True, **_doc("target, resign or timeout (as the game's result)"))
-    totals = f.List(f.Integer(), required=True, **_doc("Final totals by seat (see seating)"))
+    winner = f.String(required=True, allow_none=True, **doc("The player who won the game; null: a draw"))
+    reason = f.String(required=True, allow_none=True, **doc("target, resign or timeout (as the game's result)"))
+    totals = f.List(f.Integer(), required=True, **doc("Final totals by seat (see seating)"))
 
 
 class SeriesGameSchema(ma.Schema):
-    number = f.Integer(required=True, **_doc("1, 2, ... in the order played"))
+    number = f.Integer(required=True, **doc("1, 2, ... in the order played"))
     game_id = f.String(required=True)
     status = f.String(required=True, validate=v.OneOf(("waiting_for_opponent", "active", "finished")))
-    seating = f.List(f.String(), required=True, **_doc("The player at seat 0, at seat 1 (they change seats "
+    seating = f.List(f.String(), required=True, **doc("The player at seat 0, at seat 1 (they change seats "
                                                        "each game)"))
-    result = f.Nested(SeriesGameResultSchema, required=True, allow_none=True, **_doc("Once the game is over"))
-    links = f.Nested(GameLinksSchema, required=True, **_doc("The game's routes (the players' tokens open them)"))
+    result = f.Nested(SeriesGameResultSchema, required=True, allow_none=True, **doc("Once the game is over"))
+    links = f.Nested(GameLinksSchema, required=True, **doc("The game's routes (the players' tokens open them)"))
 
 
 class StandingsRowSchema(ma.Schema):
@@ -54,33 +54,33 @@ class StandingsRowSchema(ma.Schema):
     won = f.Integer(required=True)
     lost = f.Integer(required=True)
     drawn = f.Integer(required=True)
-    points = f.Integer(required=True, **_doc("The games' final totals added up"))
-    net = f.Integer(required=True, **_doc("Points scored less points conceded"))
+    points = f.Integer(required=True, **doc("The games' final totals added up"))
+    net = f.Integer(required=True, **doc("Points scored less points conceded"))
 
 
 class StandingsSchema(ma.Schema):
     rows = f.List(f.Nested(StandingsRowSchema), required=True,
-                  **_doc("Best first: by games won then points (points series: by points)"))
+                  **doc("Best first: by games won then points (points series: by points)"))
     matches_played = f.Integer(required=True)
-    leader = f.String(required=True, allow_none=True, **_doc("Who is ahead now; null while level"))
-    over = f.Boolean(required=True, **_doc("Whether the series is decided (or every game played)"))
-    winner = f.String(required=True, allow_none=True, **_doc("The series' winner once decided"))
-    exactly_50_rule = f.Boolean(required=True, **_doc("True when exactly_50_loses decided the series"))
+    leader = f.String(required=True, allow_none=True, **doc("Who is ahead now; null while level"))
+    over = f.Boolean(required=True, **doc("Whether the series is decided (or every game played)"))
+    winner = f.String(required=True, allow_none=True, **doc("The series' winner once decided"))
+    exactly_50_rule = f.Boolean(required=True, **doc("True when exactly_50_loses decided the series"))
 
 
 class SeriesSchema(ma.Schema):
     series_id = f.String(required=True)
-    status = f.String(required=True, validate=v.OneOf(STATUSES), **_doc(
+    status = f.String(required=True, validate=v.OneOf(STATUSES), **doc(
         "offered (until the other player accepts or declines), playing, decided, declined"))
-    players = f.List(f.String(), required=True, **_doc("The offerer, then the player offered the series"))
+    players = f.List(f.String(), required=True, **doc("The offerer, then the player offered the series"))
     kind = f.String(required=True, validate=v.OneOf(KINDS))
-    matches = f.Integer(required=True, allow_none=True, **_doc("best_of: games at most; null for points"))
-    target = f.Integer(required=True, allow_none=True, **_doc("points: the series target; null for best_of"))
+    matches = f.Integer(required=True, allow_none=True, **doc("best_of: games at most; null for points"))
+    target = f.Integer(required=True, allow_none=True, **doc("points: the series target; null for best_of"))
     exactly_50_loses = f.Boolean(required=True)
     rules = f.Raw(required=True, **RULES)
     move_time_hours = f.Integer(required=True, allow_none=True)
-    created_at = f.String(required=True, **_doc("ISO-8601"))
-    current_game = f.String(required=True, allow_none=True, **_doc("The game being played; null unless playing"))
-    games = f.List(f.Nested(SeriesGameSchema), required=True, **_doc("In the order played; the next is made, "
+    created_at = f.String(required=True, **doc("ISO-8601"))
+    current_game = f.String(required=True, allow_none=True, **doc("The game being played; null unless playing"))
+    games = f.List(f.Nested(SeriesGameSchema), required=True, **doc("In the order played; the next is made, "
                                                                      "and added here, when one ends"))
     standings = f.Nested(StandingsSchema, required=True)

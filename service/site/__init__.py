@@ -8,7 +8,7 @@ from pathlib import Path
 
 from flask import Blueprint, abort, render_template
 
-from ..store import could_be_game_id
+from ..games.store import could_be_game_id
 
 site = Blueprint("site", __name__, template_folder="templates", static_folder="static",
                  static_url_path="/assets")

@@ -6,7 +6,7 @@ import json
 import re
 from html import escape
 
-from ..errors import CATALOGUE
+from ..core.errors import CATALOGUE
 
 MAX_EXAMPLE = 1800  # characters of an example shown; the whole one is in /openapi.json
 

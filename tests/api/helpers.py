@@ -74,8 +74,8 @@ def choose(view_: dict) -> dict:
 
 def stored_game(app, game_id):
     """The server-side row, for comparing what a seat was shown with what the server knows."""
-    from service.extensions import db
-    from service.models import Game
+    from service.core.extensions import db
+    from service.games.models import Game
     with app.app_context():
         game = db.session.get(Game, game_id)
         db.session.expunge(game)

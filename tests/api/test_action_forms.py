@@ -1,11 +1,11 @@
-"""action_errors' shortcut for the plain moves (service/schemas.py _plainly_well_formed) says
+"""action_errors' shortcut for the plain moves (service/games/action_schemas.py _plainly_well_formed) says
 "well formed" only for bodies the documented schemas accept: the two agree on near misses too."""
 from __future__ import annotations
 
 import marshmallow as ma
 import pytest
 
-from service.schemas import _action_schema, _plainly_well_formed, action_errors
+from service.games.action_schemas import _action_schema, _plainly_well_formed, action_errors
 
 BODIES = [
     {"type": "draw", "from": "stock"}, {"type": "draw", "from": "discard"},

@@ -1,8 +1,8 @@
 """POST /games/{id}/actions: the engine decides; preconditions, idempotency, rule errors."""
 from __future__ import annotations
 
-from service.extensions import db
-from service.models import Event, IdempotencyRecord
+from service.core.extensions import db
+from service.games.models import Event, IdempotencyRecord
 
 from .helpers import act, auth, create, mover, new_game, stored_game, view
 

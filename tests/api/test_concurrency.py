@@ -6,9 +6,9 @@ import json
 import multiprocessing
 from collections import defaultdict
 
-from service.errors import ENGINE_CODES
-from service.extensions import db
-from service.models import Deal, Event, Game
+from service.core.errors import ENGINE_CODES
+from service.core.extensions import db
+from service.games.models import Deal, Event, Game
 from service.rules import Match
 
 from .helpers import new_game, replay

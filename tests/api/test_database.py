@@ -5,7 +5,7 @@ import flask_migrate
 import pytest
 
 from service import create_app
-from service.extensions import db
+from service.core.extensions import db
 
 
 def test_models_match_the_migrations(app, client):
@@ -50,7 +50,7 @@ def test_a_sqlite_writer_waits_for_the_lock_and_takes_it_once_released(tmp_path)
 
     import pytest
 
-    from service.database import begin_immediate
+    from service.core.database import begin_immediate
     path = tmp_path / "locks.sqlite3"
     holder, waiter = (sqlite3.connect(path, isolation_level=None, check_same_thread=False) for _ in range(2))
     holder.execute("PRAGMA journal_mode=WAL")

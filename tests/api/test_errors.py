@@ -5,9 +5,9 @@ import logging
 import re
 from pathlib import Path
 
-from service.errors import CATALOGUE, LIBRARY_CODES
-from service.extensions import db
-from service.models import Game
+from service.core.errors import CATALOGUE, LIBRARY_CODES
+from service.core.extensions import db
+from service.games.models import Game
 
 from .helpers import act, auth, mover, new_game, stored_game
 
@@ -79,7 +79,7 @@ def test_unexpected_failure_is_a_generic_500_logged_server_side(client, app, cap
         row = db.session.get(Game, game["id"])
         row.state = {"damaged": True}
         db.session.commit()
-    with caplog.at_level(logging.ERROR, logger="service.errors"):
+    with caplog.at_level(logging.ERROR, logger="service.core.errors"):
         response = client.get(f"/games/{game['id']}", headers=auth(game["tokens"][0]))
     problem = assert_problem(response, 500, "internal-error")
     assert "KeyError" not in response.get_data(as_text=True) and "damaged" not in problem["detail"]

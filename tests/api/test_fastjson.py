@@ -1,4 +1,4 @@
-"""service/fastjson.py: the views' text is json.dumps's compact text, byte for byte, whichever
+"""service/core/fastjson.py: the views' text is json.dumps's compact text, byte for byte, whichever
 library writes it; the JSON columns read back what they stored."""
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from service import fastjson
+from service.core import fastjson
 from service.rules import Match, Rules, action_from_dict
 from service.rules.cards import card_from_index
 

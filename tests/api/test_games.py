@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import hashlib
 
-from service.extensions import db
-from service.models import Deal, Event, Game, Seat
+from service.core.extensions import db
+from service.games.models import Deal, Event, Game, Seat
 
 from .helpers import auth, create, new_game, view
 
@@ -164,7 +164,7 @@ def test_legal_actions_are_listed_in_the_posted_form(client):
 def test_ids_codes_and_tokens_never_begin_with_a_dash():
     # A command line would read "-abc..." as an option; a plain draw begins with '-' one time
     # in 64, so 3 x 3000 draws would all but surely show one if the redraw were gone.
-    from service.tokens import new_game_id, new_invite_code, new_token
+    from service.core.tokens import new_game_id, new_invite_code, new_token
     drawn = [make() for make in (new_game_id, new_invite_code, new_token) for _ in range(3000)]
     assert not [text for text in drawn if text.startswith("-")]
     assert len(set(drawn)) == len(drawn)

@@ -3,7 +3,7 @@ the service, its deck revealed, and play goes on. The shuffle is random, so the 
 service one stacked deck first (the only way to cause a misdeal on purpose)."""
 from __future__ import annotations
 
-from service import deals
+from service.games import deals
 from service.rules import full_deck
 
 from .helpers import auth, create, view

@@ -20,8 +20,8 @@ import pytest
 from sqlalchemy import event
 from sqlalchemy.exc import DataError
 
-from service import moves
-from service.extensions import db
+from service.core.extensions import db
+from service.games import move_reads, moves
 
 from .helpers import act, auth, choose, mover, new_game, view
 
@@ -118,7 +118,7 @@ def driver_trace(app):
 
 def test_the_count_sees_every_statement_the_driver_runs(client, app):
     """The counts above come from before_cursor_execute; the move path runs driver SQL, which
-    tells those listeners itself (service/driver_sql.py). On SQLite the driver's own trace must
+    tells those listeners itself (service/core/driver_sql.py). On SQLite the driver's own trace must
     show the same executions, besides the transaction's BEGIN and COMMIT."""
     if not app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
         pytest.skip("psycopg has no per-statement trace: on PostgreSQL the wire trace below counts")
@@ -220,7 +220,7 @@ def test_a_stale_version_fails_the_write_so_its_commit_never_runs(client, app):
     events_before = client.get(f"/games/{game['id']}/events", headers=auth(game["tokens"][seat])).get_json()
     with app.app_context(), pytest.raises(DataError, match="stale game version"):
         with moves.own_transaction() as connection:
-            row = moves.lock(connection, game["id"], game["tokens"][seat], None)
+            row = move_reads.lock(connection, game["id"], game["tokens"][seat], None)
             moves.play(connection, row._replace(version=row.version - 1), choose(mine))
     assert view(client, game, seat) == mine
     assert client.get(f"/games/{game['id']}/events", headers=auth(game["tokens"][seat])).get_json() == events_before

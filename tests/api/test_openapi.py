@@ -9,7 +9,7 @@ import yaml
 from openapi_spec_validator import validate
 
 from service import create_app
-from service.errors import CATALOGUE
+from service.core.errors import CATALOGUE
 
 SPEC_FILE = Path(__file__).resolve().parents[2] / "openapi.yaml"
 
@@ -154,9 +154,11 @@ def test_every_success_schema_lists_its_required_fields(generated):
 
 
 def test_actions_and_events_are_unions_with_one_schema_per_type(generated):
-    from service.schemas import ACTION_TYPES, EVENT_SCHEMAS
+    from service.games.action_schemas import ACTION_TYPES
+    from service.games.event_schemas import EVENT_SCHEMAS
+    from service.games.table_schemas import TABLE_EVENT_SCHEMAS
     schemas = yaml.safe_load(generated)["components"]["schemas"]
-    for union, types in (("Action", ACTION_TYPES), ("Event", EVENT_SCHEMAS)):
+    for union, types in (("Action", ACTION_TYPES), ("Event", {**EVENT_SCHEMAS, **TABLE_EVENT_SCHEMAS})):
         assert schemas[union]["discriminator"]["propertyName"] == "type"
         mapping = schemas[union]["discriminator"]["mapping"]
         assert set(mapping) == set(types)

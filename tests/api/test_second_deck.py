@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from service import deals
+from service.games import deals
 from service.rules import Card, full_deck
 
 from .helpers import act, auth, choose, new_game, view
@@ -34,8 +34,8 @@ def all_events(client, game, seat) -> list[dict]:
 
 
 def server_decks(app, game_id) -> list[dict]:
-    from service.extensions import db
-    from service.models import KnockDeck
+    from service.core.extensions import db
+    from service.games.models import KnockDeck
     with app.app_context():
         return [{"number": d.number, "deck": list(d.deck), "salt": d.salt, "commitment": d.commitment,
                  "revealed": d.revealed}
@@ -108,8 +108,8 @@ def test_a_second_deck_game_is_played_to_its_end_and_its_deck_checked(app, clien
 
 
 def test_a_used_up_second_deck_is_revealed_when_the_next_one_starts(app, client):
-    from service import second_deck
-    from service.extensions import db
+    from service.games import second_deck
+    from service.core.extensions import db
     game = new_game(client, rules=PRESET)
     with app.app_context():
         first = second_deck.view_part(game["id"])
@@ -131,8 +131,8 @@ def test_a_second_deck_without_oklahoma_is_refused_and_nothing_made(app, client)
     assert answer.get_json()["option"] == "knock_card"
     answer = client.post("/games", json={"name": "Ann", "rules": {**PRESET, "knock_card": "third_deck"}})
     assert answer.status_code == 422 and answer.get_json()["option"] == "knock_card"
-    from service.extensions import db
-    from service.models import Game
+    from service.core.extensions import db
+    from service.games.models import Game
     with app.app_context():
         assert db.session.query(Game).count() == 0
 

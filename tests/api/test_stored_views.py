@@ -3,10 +3,10 @@ be exactly the view the engine gives for that version, documented by the schema,
 stored view is from another version is answered from the match instead."""
 from __future__ import annotations
 
-from service.extensions import db
-from service.models import Game, Seat
-from service.schemas import GameViewSchema
-from service import store
+from service.core.extensions import db
+from service.games.models import Game, Seat
+from service.games.view_schemas import GameViewSchema
+from service.games import store, views
 
 from .helpers import act, auth, choose, mover, new_game, view
 
@@ -14,7 +14,7 @@ from .helpers import act, auth, choose, mover, new_game, view
 def fresh_view(app, game_id: str, seat: int) -> dict:
     with app.app_context():
         game = db.session.get(Game, game_id)
-        computed = store.view_for(game, seat, store.load_match(game))
+        computed = views.view_for(game, seat, store.load_match(game))
         db.session.rollback()
         return computed
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from service.extensions import db
-from service.models import Event, Game
+from service.core.extensions import db
+from service.games.models import Event, Game
 
 from .helpers import act, auth, create, stored_game
 from .table_helpers import assert_table_hides_secrets, mover_and_action, start_table
@@ -85,7 +85,7 @@ def test_a_whole_table_match_shows_no_seat_a_card_it_may_not_see(app, client, ge
         assert seen_sitting_out
     # Every deck is revealed at the end and each matches its commitment; the events of a finished
     # match show every hand in full to every seat, the sitting-out player's included.
-    from service.deals import commitment
+    from service.games.deals import commitment
     revealed = final[0]["revealed_deals"]
     assert revealed and all(commitment(d["salt"], d["deck"]) == d["commitment"] for d in revealed)
     deals = [e for e in events_of(client, game, seats - 1) if e["type"] == "deal"]

@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from service.extensions import db
-from service.models import Game
+from service.core.extensions import db
+from service.games.models import Game
 
 from ..hardening.support import LONG
 from .helpers import act, auth, stored_game

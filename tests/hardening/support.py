@@ -13,7 +13,7 @@ def scaled(short: int, long: int) -> int:
 
 def snapshot(app) -> dict[str, list]:
     """Every row of every table, in a stable order: equal snapshots mean nothing was changed."""
-    from service.extensions import db
+    from service.core.extensions import db
     with app.app_context():
         tables = {}
         for table in db.metadata.sorted_tables:

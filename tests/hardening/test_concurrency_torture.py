@@ -41,7 +41,7 @@ def test_torture_leaves_every_game_consistent(kind, worker_class, tmp_path):
         assert "Traceback" not in log_text, log_text[-3000:]
         app = reader_app(url)
         counts = check_games(app, games, logs)
-        from service.extensions import db
+        from service.core.extensions import db
         with app.app_context():
             db.engine.dispose()
     print("torture counts", kind, counts)

@@ -83,7 +83,7 @@ def test_sigkilled_workers_leave_every_game_consistent(kind, tmp_path):
             stop_gunicorn(process)
         app = reader_app(url)
         counts = check_games(app, games, logs)
-        from service.extensions import db
+        from service.core.extensions import db
         with app.app_context():
             db.engine.dispose()
     log_text = (tmp_path / "gunicorn.log").read_text(errors="replace")
@@ -169,7 +169,7 @@ def test_a_worker_killed_inside_a_transaction_leaves_nothing_and_the_retry_appli
         app = reader_app(url)
         check_games(app, [game], [[{"game": game["id"], "seat": int(seat), "action": action, "headers": headers,
                                     "kind": "race", "replay": False, "status": 200, "body": first[1]}]])
-        from service.extensions import db
+        from service.core.extensions import db
         with app.app_context():
             db.engine.dispose()
 

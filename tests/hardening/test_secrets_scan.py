@@ -20,7 +20,7 @@ import sys
 
 import pytest
 
-from service.tokens import hash_secret
+from service.core.tokens import hash_secret
 from tests.api.helpers import cards_in, choose, secret_cards
 from tests.notify.conftest import MailServer, Receiver, confirm_addresses, deliver, reply, text
 
@@ -116,8 +116,8 @@ class Table:
         return response.get_json()
 
     def stored(self):
-        from service.extensions import db
-        from service.models import Deal, Game
+        from service.core.extensions import db
+        from service.games.models import Deal, Game
         with self.app.app_context():
             game = db.session.get(Game, self.id)
             state = game.state
@@ -218,7 +218,7 @@ def scan_world(db_config, caplog):
     app = create_app({"TESTING": True, **db_config, "RATELIMIT_ENABLED": False, "MAIL_DOMAIN": DOMAIN,
                       "BASE_URL": "http://gin.test", "SMTP_HOST": "127.0.0.1", "SMTP_PORT": mails.port,
                       "SMTP_TIMEOUT": 5.0, "WEBHOOK_ALLOW_PRIVATE": True, "WEBHOOK_TIMEOUT": 5.0})
-    from service.extensions import db
+    from service.core.extensions import db
     with app.app_context():
         for table in reversed(db.metadata.sorted_tables):
             db.session.execute(table.delete())
@@ -319,8 +319,8 @@ def test_table_matches_leak_no_card_deck_order_or_secret(app, client, caplog, se
     play it may not see, a deck or salt of a deal not yet over, or any other seat's token or invite
     code (each invite may appear only in the create answer, each token only in its seat's join)."""
     from tests.api.table_helpers import assert_table_hides_secrets, mover_and_action
-    from service.extensions import db
-    from service.models import Deal, Game
+    from service.core.extensions import db
+    from service.games.models import Deal, Game
     scan = Scan()
     caplog.set_level(logging.INFO)
 

@@ -1,7 +1,7 @@
 """Slow clients hold no server capacity (issue 17, finding 4): connections that send part of a
 request and then nothing do not delay anyone's turn, and the server closes them; a header too
 large gets a problem document. Against a real gunicorn as the Procfile runs it (gevent workers,
-service/server.py). The database plays no part: SQLite only."""
+service/core/server.py). The database plays no part: SQLite only."""
 from __future__ import annotations
 
 import socket

@@ -190,8 +190,8 @@ def run_clients(base_url: str, games: list[dict], clients: int, rounds: int, tmp
 def check_games(app, games: list[dict], logs: list[list[dict]], allow_unanswered: bool = False) -> dict:
     """What must hold after any load: see the module docstring of test_concurrency_torture.
     Returns counts for the test to assert that the load really raced."""
-    from service.extensions import db
-    from service.models import Deal, Event, Game
+    from service.core.extensions import db
+    from service.games.models import Deal, Event, Game
     from service.rules import Match
     from tests.api.helpers import replay
 

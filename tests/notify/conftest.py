@@ -113,7 +113,7 @@ def notify_app(db_config, mail_server, clock):
 @pytest.fixture
 def nclient(notify_app, mail_server, clock):
     """A test client on an empty database, an empty mail box and the clock at START."""
-    from service.extensions import db
+    from service.core.extensions import db
     with notify_app.app_context():
         for table in reversed(db.metadata.sorted_tables):
             db.session.execute(table.delete())
@@ -199,7 +199,7 @@ def auth(token: str) -> dict:
 def confirm_addresses(app, *addresses: str) -> None:
     """Addresses whose owners confirmed them already (as in an earlier game): game mail goes to
     them at once. tests/notify/test_confirmation.py goes through the confirmation itself."""
-    from service.extensions import db
+    from service.core.extensions import db
     from service.notify.consent import MailAddress
     with app.app_context():
         for address in {a.lower() for a in addresses if a}:
@@ -255,7 +255,7 @@ def deliver(app, workers: int = 1) -> None:
 
 
 def outbox_rows(app, **filters) -> list:
-    from service.extensions import db
+    from service.core.extensions import db
     from service.notify.models import OutboxMessage
     with app.app_context():
         rows = db.session.query(OutboxMessage).filter_by(**filters).order_by(OutboxMessage.id).all()

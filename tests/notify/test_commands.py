@@ -175,7 +175,7 @@ def test_gin_in_straight_gin_without_an_arrangement_hint_is_a_legal_knock():
 
 
 def test_the_mahjong_turn_mail_lists_its_moves_and_gin():
-    from service.notify.compose import legal_commands
+    from service.notify.mail_pieces import legal_commands
     view = {**VIEW_MAHJONG_TABLE, "knock_limit": 0, "arrangement": {"melds": [], "deadwood": []},
             "legal_actions": [{"type": "knock", "discard": "KH"}, {"type": "meld", "cards": ["7C", "8C", "9C"]},
                               {"type": "add_on", "card": "6H", "meld": 1}]}

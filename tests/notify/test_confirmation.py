@@ -43,7 +43,7 @@ def test_an_unconfirmed_address_gets_one_fixed_mail_and_game_mail_only_after_con
         assert not any(name.split()[0] in whole for name in NAMES) and game["id"][:8] not in whole
         secret = re.fullmatch(rf"confirm\+([A-Za-z0-9_-]{{43}})@{re.escape(DOMAIN)}", reply_address(mail)).group(1)
         assert mail["List-Unsubscribe"] == f"<mailto:{reply_address(mail)}?subject=stop>"
-    from service.extensions import db
+    from service.core.extensions import db
     from service.notify.consent import MailConfirmation
     with notify_app.app_context():
         hashes = {row.token_hash for row in db.session.query(MailConfirmation)}

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from service.deadlines import clock_end
+from service.games.deadlines import clock_end
 from tests.api.helpers import stored_game
 
 from .conftest import START, act, auth, deliver, flat, outbox_rows, reply_address, start_game, text, view

@@ -9,7 +9,7 @@ from email.utils import make_msgid
 
 import pytest
 
-from service.extensions import db
+from service.core.extensions import db
 from service.notify import outbox
 from service.notify.models import Contact
 from service.notify.worker import Worker

@@ -50,7 +50,7 @@ def test_the_answer_to_a_reply_leaves_without_waiting_for_the_worker_interval(
                 body = catcher.to(EMAILS[seat])[-1].get_body(("plain",)).get_content()
                 play(seat, "discard " + body.split("best discard ")[1].split()[0])
         latencies.sort()
-        from service.extensions import db
+        from service.core.extensions import db
         with notify_app.app_context():
             database = db.engine.dialect.name
         print(f"\n{database}: reply accepted -> answer and opponent's turn mail caught, worker --interval {INTERVAL:g}: "

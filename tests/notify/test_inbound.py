@@ -81,8 +81,8 @@ def test_a_whole_match_played_only_by_email_replies(nclient, notify_app, mail_se
         pytest.fail("the match did not end")
     result = view(nclient, game, 0)["result"]
     assert result is not None and result["reason"] == "target"
-    from service.extensions import db
-    from service.models import Event
+    from service.core.extensions import db
+    from service.games.models import Event
     with notify_app.app_context():
         actions = [e.action for e in db.session.query(Event) if e.action]
     assert len(actions) == played  # every move came from a mail
@@ -282,7 +282,7 @@ def test_mail_to_a_wrong_secret_never_makes_us_mail_a_stranger_or_echo_the_mail(
     reply(listener, wrong, "pass", sender=BOB)
     deliver(notify_app)
     assert len(mail_server.catcher.to(BOB)) == count + 4
-    from service.extensions import db
+    from service.core.extensions import db
     from service.notify.models import InboundMail
     with notify_app.app_context():
         outcomes = [(m.sender, m.outcome) for m in db.session.query(InboundMail).order_by(InboundMail.id)]
@@ -321,7 +321,7 @@ def test_a_reply_secret_from_before_event_seq_was_stored_is_judged_by_the_versio
         nclient, notify_app, mail_server, listener):
     from sqlalchemy import update
 
-    from service.extensions import db
+    from service.core.extensions import db
     from service.notify.models import MailToken
 
     from .conftest import auth
@@ -341,7 +341,7 @@ def test_a_reply_secret_from_before_event_seq_was_stored_is_judged_by_the_versio
 
 def test_a_reply_cut_short_by_a_crash_keeps_nothing_and_plays_whole_when_delivered_again(
         nclient, notify_app, mail_server, monkeypatch):
-    from service import store
+    from service.games import moves
     from service.notify import inbound
     game = mailed_game(nclient, notify_app)
     seat, mail = turn_mail(mail_server.catcher, game, notify_app)
@@ -349,18 +349,18 @@ def test_a_reply_cut_short_by_a_crash_keeps_nothing_and_plays_whole_when_deliver
     raw = (f"From: {EMAILS[seat]}\r\nTo: {reply_address(mail)}\r\nSubject: Re: your turn\r\n"
            f"Message-ID: <crash@example.org>\r\n\r\ntake\r\ndiscard {card}\r\n").encode()
     before = stored_game(notify_app, game["id"]).version
-    real_play, calls = store.play, []
+    real_play, calls = moves.play, []
 
     def dies_before_the_second_command(*args, **kwargs):  # a crash: no test can pull the plug for real
         calls.append(args)
         if len(calls) == 2:
             raise SystemExit("the process dies between two commands")
         return real_play(*args, **kwargs)
-    monkeypatch.setattr(store, "play", dies_before_the_second_command)
+    monkeypatch.setattr(moves, "play", dies_before_the_second_command)
     with notify_app.app_context(), pytest.raises(SystemExit):
         inbound.receive(raw)
     assert stored_game(notify_app, game["id"]).version == before  # the take was not kept alone
-    monkeypatch.setattr(store, "play", real_play)
+    monkeypatch.setattr(moves, "play", real_play)
     with notify_app.app_context():
         outcome = inbound.receive(raw)  # the mail server delivers it again: the reply is still good
     assert (outcome.status, outcome.detail) == ("played", f"take; discard {card}")

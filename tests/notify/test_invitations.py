@@ -16,8 +16,8 @@ ANN, BOB = "ann@example.org", "bob@example.org"
 
 
 def seat_names(app, game_id) -> list:
-    from service.extensions import db
-    from service.models import Game
+    from service.core.extensions import db
+    from service.games.models import Game
     with app.app_context():
         game = db.session.get(Game, game_id)
         return [seat.name for seat in game.seats]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 
-from service import wakeup
+from service.core import wakeup
 
 from .conftest import act, auth, start_game, view
 

@@ -11,7 +11,7 @@ import types
 
 import pytest
 
-from service import deals, store
+from service.games import deals, store
 from service.rules import full_deck
 from tests.api.helpers import secret_cards, stored_game
 

@@ -29,7 +29,7 @@ addresses = st.one_of(st.emails(), st.builds(lambda local, domain: f"{local}@{do
 
 
 def wipe(app, mail_server, clock) -> None:
-    from service.extensions import db
+    from service.core.extensions import db
     with app.app_context():
         for table in reversed(db.metadata.sorted_tables):
             db.session.execute(table.delete())

@@ -186,7 +186,8 @@ def test_wrapping_never_splits_a_card_list_a_command_or_a_link():
 def test_engine_refusals_read_in_names_and_phases():
     from datetime import datetime
 
-    from service.notify.compose import Scene, refusal
+    from service.notify.mail_text import refusal
+    from service.notify.scene import Scene
     scene = Scene("g", 1, 0, {0: "Ann", 1: "Bob"}, {}, datetime(2030, 1, 1))
     assert refusal("it is seat 1's turn, in the upcard offer", scene) == "it is Bob's turn, during the upcard offer"
     assert refusal("it is seat 0's turn, in the draw", scene) == "it is your turn, while drawing"

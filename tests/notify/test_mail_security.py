@@ -17,14 +17,14 @@ BREAKING_ADDRESS = "=?utf-8?q?a=0D=0Ab?=@x.org"
 
 
 def count_games(app) -> int:
-    from service.extensions import db
-    from service.models import Game
+    from service.core.extensions import db
+    from service.games.models import Game
     with app.app_context():
         return db.session.query(Game).count()
 
 
 def stored_email(app, game_id: str, seat: int):
-    from service.extensions import db
+    from service.core.extensions import db
     from service.notify.models import Contact
     with app.app_context():
         contact = db.session.get(Contact, (game_id, seat))
@@ -99,7 +99,7 @@ def test_an_address_the_composer_cannot_write_is_refused(nclient, notify_app):
 def test_an_unwritable_address_already_on_file_blocks_no_move_resign_or_sweep(nclient, notify_app, clock):
     """Addresses stored before the check (or any composing failure): the mail is a dead outbox
     row saying why, and the move, the resignation and the worker's sweep all go through."""
-    from service.extensions import db
+    from service.core.extensions import db
     from service.notify import sweeps
     from service.notify.models import Contact
     game = start_game(nclient, contact0={"email": ANN}, contact1={"email": BOB})
@@ -164,7 +164,7 @@ def test_a_reply_for_a_seat_without_an_address_plays_nothing_and_is_never_answer
 
 def test_junk_from_strangers_adds_no_rows_and_a_player_is_answered_a_few_times(
         nclient, notify_app, mail_server, listener):
-    from service.extensions import db
+    from service.core.extensions import db
     from service.notify.models import InboundMail
     start_game(nclient, contact0={"email": ANN}, contact1={"email": BOB})
     wrong = f"play+{'y' * 24}@{DOMAIN}"
@@ -183,15 +183,15 @@ def test_junk_from_strangers_adds_no_rows_and_a_player_is_answered_a_few_times(
 
 # -- the import cycle store <-> notify.dispatch ------------------------------------------------
 
-def test_the_store_imports_nothing_of_notify_dispatch():
-    code = ("import sys, service.store; "
-            "assert not any(m.startswith('service.notify.dispatch') for m in sys.modules), 'dispatch imported'")
+def test_the_games_import_nothing_of_notify():
+    code = ("import sys, service.games.store, service.games.moves; "
+            "assert not any(m.startswith('service.notify') for m in sys.modules), 'notify imported'")
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
 def test_every_change_still_runs_the_notify_hook(nclient, notify_app):
-    """The store calls dispatch.after_change through the hook notify registers: a move restarts the
-    clock (a deadline for the new seat to move) with no import of notify in the store."""
+    """The games call dispatch.after_change through the hook notify registers (games.changes), and a
+    move restarts the clock (a deadline for the new seat to move) with no import of notify."""
     game = start_game(nclient)
     seat = view(nclient, game, 0)["to_move"]
     before = view(nclient, game, 0)["deadline"]

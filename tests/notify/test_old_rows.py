@@ -15,7 +15,7 @@ ANN, BOB = "ann-prune@example.org", "bob-prune@example.org"
 
 def counts(app, game_id: str, player_id: int) -> dict:
     from service.access.models import SeatLink
-    from service.extensions import db
+    from service.core.extensions import db
     from service.notify.models import MailToken, OutboxMessage
     from service.players.models import PlayerEvent
 
@@ -52,7 +52,7 @@ def test_sent_mail_then_reply_secrets_and_links_go_in_time(nclient, notify_app, 
 
 
 def test_stream_events_go_after_28_days_and_the_numbering_goes_on(nclient, notify_app):
-    from service.models import utcnow
+    from service.games.models import utcnow
     ann, bob = new_player(nclient, "PruneAnn"), new_player(nclient, "PruneBob")
     game = accepted_game(nclient, ann, bob)
     play_one(nclient, game)

@@ -175,7 +175,7 @@ def test_old_delivered_rows_and_secrets_are_forgotten_pending_ones_kept(nclient,
     deliver(notify_app)
     rows = outbox_rows(notify_app)
     assert [r.status for r in rows] == ["pending"] and rows[0].attempts >= 1
-    from service.extensions import db
+    from service.core.extensions import db
     from service.notify.models import MailToken
     with notify_app.app_context():
         assert db.session.query(MailToken).count() == 3  # reply secrets live twice as long
@@ -209,7 +209,7 @@ def test_a_batch_longer_than_one_lease_is_not_taken_over_while_it_is_sent(nclien
     its reach; each mail arrives once."""
     import threading
 
-    from service.notify.settings import setting
+    from service.core.settings import setting
     from service.notify.worker import Worker
     with notify_app.app_context():
         lease = setting("NOTIFY_LEASE_SECONDS")

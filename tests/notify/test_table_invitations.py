@@ -87,8 +87,8 @@ def test_a_seat_left_null_is_not_mailed_and_joins_by_its_code(nclient, notify_ap
 
 
 def games_count(app) -> int:
-    from service.extensions import db
-    from service.models import Game
+    from service.core.extensions import db
+    from service.games.models import Game
     with app.app_context():
         return db.session.query(Game).count()
 

@@ -28,8 +28,8 @@ def seat_of(recipients) -> int:
 
 
 def unrevealed_decks(app, game_id: str) -> list[tuple[str, list[str]]]:
-    from service.extensions import db
-    from service.models import Deal
+    from service.core.extensions import db
+    from service.games.models import Deal
     with app.app_context():
         return [(d.salt, list(d.deck)) for d in db.session.query(Deal).filter_by(game_id=game_id, revealed=False)]
 

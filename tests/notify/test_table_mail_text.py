@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
-from service import deals
-from service.notify import compose
-from service.notify.compose import Scene
+from service.games import deals
+from service.notify import mail_text
+from service.notify.scene import Scene
 from service.notify.layout import WIDTH, wrap_text
 from service.rules import Rules
-from service.table_games import TableGame, redact_table_event
+from service.games.table_game import TableGame, redact_table_event
 
 NAMES = {0: "Ann", 1: "Bob", 2: "Carl"}
 NOW = datetime(2030, 1, 1, 12, tzinfo=timezone.utc)
@@ -43,7 +43,7 @@ def test_a_void_hand_is_told_with_both_hands_to_its_players_and_not_move_by_move
     events = play_to_a_void(table)
     void = next(e for e in events if e["type"] == "hand_void")
     a, b = void["seats"]
-    body = wrap_text(compose.body(scene(table, a, events), "hand_end"))
+    body = wrap_text(mail_text.body(scene(table, a, events), "hand_end"))
     other = NAMES[b]
     assert f"  Hand 1 (you v {other}) is void (the stock ran out): nobody scores." in body
     hands = void["record"]["hands"]  # by the board's local seats 0 and 1: a, b
@@ -52,7 +52,7 @@ def test_a_void_hand_is_told_with_both_hands_to_its_players_and_not_move_by_move
     assert all(len(line) <= WIDTH for line in body.split("\n") if not line.startswith("Play in"))
     # A mail to the seat sitting out (a digest, say) tells how the hand ended, not its moves.
     out = table.table.sitting_out
-    sitting = wrap_text(compose.body(scene(table, out, events), "hand_end"))
+    sitting = wrap_text(mail_text.body(scene(table, out, events), "hand_end"))
     assert "is void (the stock ran out)" in sitting and "discarded" not in sitting and "drew" not in sitting
     assert sitting.count("Your hand (") == 0 and "You sit out this hand, Carl" in sitting
 
@@ -65,10 +65,10 @@ def test_refusals_name_players_not_board_seats():
     mover = table.table.to_move[0]
     seen = scene(table, waiting, [])
     local = table.table.boards[0]["seats"].index(mover)
-    text = compose.refusal(f"it is seat {local}'s turn, in the upcard offer", seen)
+    text = mail_text.refusal(f"it is seat {local}'s turn, in the upcard offer", seen)
     assert text == f"it is {NAMES[mover]}'s turn, during the upcard offer"
     out = table.table.sitting_out
-    assert compose.refusal(f"seat {out} plays on no board now (sitting out this hand)", scene(table, out, [])) \
+    assert mail_text.refusal(f"seat {out} plays on no board now (sitting out this hand)", scene(table, out, [])) \
         == "you play on no board now (sitting out this hand)"
 
 

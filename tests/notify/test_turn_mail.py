@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 
-from service.tokens import hash_secret
+from service.core.tokens import hash_secret
 from tests.api.helpers import cards_in, choose, secret_cards, stored_game
 
 from .conftest import (DOMAIN, act, auth, confirm_addresses, deliver, outbox_rows, reply_address, start_game, text,
@@ -55,7 +55,7 @@ def test_turn_mail_shows_the_hand_pile_stock_scores_deadline_and_commands(nclien
 def test_reply_secret_and_bearer_tokens_are_never_stored_or_mailed(nclient, notify_app, mail_server):
     game = both_mailed(nclient)
     deliver(notify_app)
-    from service.extensions import db
+    from service.core.extensions import db
     from service.notify.models import MailToken
     with notify_app.app_context():
         stored = [(t.token_hash, t.seat, t.version) for t in db.session.query(MailToken)]

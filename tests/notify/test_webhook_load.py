@@ -8,7 +8,7 @@ from __future__ import annotations
 import threading
 from email.utils import make_msgid
 
-from service.extensions import db
+from service.core.extensions import db
 from service.notify import outbox, webhooks
 from service.notify.worker import Worker
 

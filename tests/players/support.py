@@ -49,7 +49,7 @@ def play_to_the_end(client, game: dict, limit: int = 3000) -> dict:
 
 def events_of(app, player: dict) -> list[dict]:
     """The player's stream as stored, in order."""
-    from service.extensions import db
+    from service.core.extensions import db
     from service.players import feed
     with app.app_context():
         return feed.events_after(db.session.connection(), player["id"], 0, 10_000)

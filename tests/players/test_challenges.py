@@ -106,7 +106,7 @@ def test_only_the_challenged_declines_and_only_the_challenger_cancels(client, ap
 
 
 def test_challenges_expire(client, app):
-    from service.extensions import db
+    from service.core.extensions import db
     from service.players.models import Challenge
     ann, bob = new_player(client, "Ann"), new_player(client, "Bob")
     offer = challenge(client, ann, "Bob", expires_in_hours=1)

@@ -10,7 +10,7 @@ from .support import accepted_game, new_player, play_one
 
 def count(app, table: str) -> int:
     from sqlalchemy import text
-    from service.extensions import db
+    from service.core.extensions import db
     with app.app_context():
         return db.session.execute(text(f"SELECT count(*) FROM {table}")).scalar()
 
@@ -26,7 +26,7 @@ def test_a_player_is_made_and_its_token_opens_me(client):
 
 def test_the_token_is_stored_only_as_a_hash(client, app):
     from sqlalchemy import text
-    from service.extensions import db
+    from service.core.extensions import db
     token = new_player(client, "Ann")["token"]
     with app.app_context():
         rows = db.session.execute(text("SELECT * FROM players")).all()

@@ -137,7 +137,7 @@ def test_watch_links_are_listed_without_keys_and_revoked(client, app):
 
 def test_watch_keys_are_stored_only_as_hashes(client, app):
     from sqlalchemy import text
-    from service.extensions import db
+    from service.core.extensions import db
     ann, bob = new_player(client, "Ann"), new_player(client, "Bob")
     game = accepted_game(client, ann, bob)
     key = client.post(f"/games/{game['id']}/watch-links", headers=auth(ann["token"])).get_json()["key"]

@@ -181,7 +181,7 @@ def test_a_tables_stream_shows_each_player_only_what_their_seat_may_see(client, 
 def test_a_table_rematch_expires_as_a_two_seat_one_does(client, app):
     from datetime import datetime, timedelta, timezone
 
-    from service.extensions import db
+    from service.core.extensions import db
     from service.players.models import Challenge
     players, old = players_table(client, 3)
     resign(client, old["id"], players[0])

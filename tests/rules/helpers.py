@@ -8,8 +8,7 @@ import re
 from itertools import combinations
 from pathlib import Path
 
-from service.rules import (BigGin, Card, Discard, Knock, Match, Rules, full_deck, min_deadwood,
-                           parse_cards)
+from service.rules import BigGin, Card, Discard, Knock, Match, Rules, full_deck, min_deadwood, parse_cards
 
 VECTORS = Path(__file__).resolve().parents[1] / "vectors"
 CARD_TEXT = re.compile(r"^[A23456789TJQK][CDHS]$")

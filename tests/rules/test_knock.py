@@ -4,7 +4,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from service.rules import (Discard, Draw, IllegalAction, Knock, Meld, Pass, Rules, action_from_dict,
-                           best_arrangement, full_deck, parse_cards, settle_knock)
+    best_arrangement, full_deck, parse_cards, settle_knock)
 
 from .helpers import (brute_defender_points, brute_min_deadwood, cards, dealt, is_meld, layoffs_fit,
                       texts)

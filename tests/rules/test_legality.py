@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from service.rules import (BigGin, Discard, Draw, IllegalAction, Knock, Match, Meld, Pass, Resign,
-                           TakeUpcard, action_from_dict, full_deck)
+    TakeUpcard, action_from_dict, full_deck)
 
 from .helpers import choose_action, dealt, new_match, shuffled_deck
 

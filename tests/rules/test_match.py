@@ -1,8 +1,7 @@
 """A match to a target (RULES.md 'The game'), next dealer, Oklahoma, straight and Hollywood."""
 import pytest
 
-from service.rules import (Discard, Draw, IllegalAction, Knock, Pass, Resign, best_arrangement,
-                           full_deck)
+from service.rules import Discard, Draw, IllegalAction, Knock, Pass, Resign, best_arrangement, full_deck
 
 from .helpers import build_deck, cards, dealt, new_match
 

@@ -1,8 +1,8 @@
 """One test per rule of RULES.md's 'The deal' and 'A turn', on scripted deck orders."""
 import pytest
 
-from service.rules import (BigGin, Discard, Draw, IllegalAction, Knock, Pass, TakeUpcard,
-                           full_deck, parse_cards)
+from service.rules import (BigGin, Discard, Draw, IllegalAction, Knock, Pass, TakeUpcard, full_deck,
+    parse_cards)
 
 from .helpers import build_deck, cards, dealt, hand_of, new_match, texts
 

@@ -3,8 +3,7 @@
 003 writes some cards in Polish letters: D (dama) = queen, W (walet) = jack."""
 import pytest
 
-from service.rules import (Discard, Draw, IllegalAction, Knock, Pass, Rules, best_arrangement,
-                           settle_knock)
+from service.rules import Discard, Draw, IllegalAction, Knock, Pass, Rules, best_arrangement, settle_knock
 
 from .helpers import cards, dealt, new_match, build_deck, texts
 

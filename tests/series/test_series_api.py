@@ -135,8 +135,8 @@ def test_the_defaults_are_000s_tournament(client):
 
 
 def counts(app):
-    from service.extensions import db
-    from service.models import Game
+    from service.core.extensions import db
+    from service.games.models import Game
     from service.series.models import SeriesGame, SeriesRecord
     with app.app_context():
         return {model.__name__: db.session.query(model).count() for model in (Game, SeriesRecord, SeriesGame)}

@@ -6,14 +6,14 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from service.tokens import hash_secret
+from service.core.tokens import hash_secret
 from tests.api.helpers import auth, create, new_game, view
 
 
 def make_link(app, game_id: str, seat: int, moment=None) -> str:
     """A link as a mail carries it (the same function the mail's composer calls); its key."""
     from service.access.links import seat_link
-    from service.extensions import db
+    from service.core.extensions import db
     with app.app_context():
         url = seat_link(game_id, seat, moment or datetime.now(timezone.utc))
         db.session.commit()
@@ -114,7 +114,7 @@ def test_an_old_link_is_expired(app, client):
 
 def test_link_keys_are_stored_only_hashed(app, client):
     from service.access.models import SeatLink, SeatToken
-    from service.extensions import db
+    from service.core.extensions import db
     game = new_game(client)
     key = make_link(app, game["id"], 0)
     token = exchange(client, game["id"], key).get_json()["token"]

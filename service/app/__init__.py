@@ -1,0 +1,88 @@
+"""The app factory: the top layer, and the one module that knows every feature.
+
+It reads the configuration, binds the core's extensions (database, migrations, the API), adds
+every feature's problem codes to the catalogue, and registers each feature package's routes,
+commands and hooks, in the order their hooks must run (docs/architecture.md).
+"""
+from __future__ import annotations
+
+import logging
+import os
+
+from flask import request
+from werkzeug.middleware.proxy_fix import ProxyFix
+
+from .. import access, games, notify, players, series, site
+from ..core import config, database
+from ..core.errors import Problem, register_codes
+from ..core.extensions import api, db, migrate
+from ..core.fastjson import deserialize, serialize
+from ..core.limits import init_limits
+from ..core.web import BEARER_SCHEME, App
+from ..games.codes import CLOCK_CODES
+from ..notify.codes import MAIL_CODES
+from ..players.codes import PLAYER_CODES
+from ..series.codes import SERIES_CODES
+from . import spec
+from .meta import meta
+
+# Every feature's problem codes, in the catalogue before any route documents them.
+register_codes(engine=CLOCK_CODES)  # claim_timeout and vacations, raised as the engine's IllegalAction
+register_codes({**MAIL_CODES, **PLAYER_CODES, **SERIES_CODES})
+
+
+def create_app(config_overrides: dict | None = None):
+    """The app: gunicorn runs "service:create_app()", which calls this."""
+    app = App("service", instance_relative_config=True)
+    os.makedirs(app.instance_path, exist_ok=True)
+    app.config.update(config.from_environment(app.instance_path))
+    app.config.update(config_overrides or {})
+    app.json.sort_keys = False
+    # The JSON columns (match state, events, deals) in and out with orjson: core/fastjson.py.
+    app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {"json_serializer": serialize, "json_deserializer": deserialize,
+                                               **app.config.get("SQLALCHEMY_ENGINE_OPTIONS", {})}
+    if app.config["TRUSTED_PROXIES"]:
+        hops = app.config["TRUSTED_PROXIES"]
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)
+
+    db.init_app(app)  # every feature's tables are in its one metadata (each package's models module)
+    migrations = app.config.get("MIGRATIONS_DIRECTORY") or database.default_migrations_directory()
+    migrate.init_app(app, db, directory=migrations, render_as_batch=True)
+    with app.app_context():
+        if db.engine.dialect.name == "sqlite":
+            database.configure_sqlite(db.engine, app.config["SQLITE_BUSY_TIMEOUT"])
+        elif db.engine.dialect.name == "postgresql":
+            database.configure_postgresql(db.engine)
+
+    api.register_components = spec.register  # the unions and views every feature's schemas name
+    api.init_app(app)
+    api.spec.components.security_scheme("bearerAuth", BEARER_SCHEME)
+    # The features, in the order their change hooks run (games.changes): notify's mails and
+    # webhooks, then players' streams (a `your_turn` shows the new deadline), then series'.
+    games.init_app(app)  # games of 2 to 8 seats: create, join, moves, views, history, streams
+    api.register_blueprint(meta)  # health, /docs, /openapi.yaml
+    notify.init_app(app)  # contact and vacation routes, the `flask notify` commands
+    access.init_app(app)  # invitations, mail links, a seat's tokens
+    players.init_app(app)  # accounts, challenges, rematches, watch links, /me/stream
+    series.init_app(app)  # tournaments and series: /series, the next game made when one ends
+    site.init_app(app)  # the pages people play on, and every answer's security headers
+    init_limits(app)  # RATELIMIT_* settings; see core/limits.py
+
+    expected_heads = database.migration_heads(migrations) if os.path.isdir(migrations) else set()
+    schema_checked = []  # becomes [True] once the database is found at the code's migration head
+
+    @app.before_request
+    def refuse_unmigrated_database():
+        if schema_checked or request.endpoint in (None, "service.docs", "service.openapi_yaml") or \
+                (request.endpoint or "").startswith("api-docs."):
+            return
+        problem = database.schema_problem(expected_heads)
+        if problem:
+            app.logger.error(problem)
+            raise Problem("database-not-migrated", "the database is not migrated to this version of the "
+                                                   "service: run `flask --app service db upgrade`")
+        schema_checked.append(True)
+
+    if not app.debug and not app.testing:
+        logging.basicConfig(level=logging.INFO)
+    return app

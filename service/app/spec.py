@@ -1,0 +1,44 @@
+"""The components of openapi.yaml that name every feature's schemas: the rules as JSON Schema, the
+`Action` and `Event` unions, the views a `$ref` names, and the /openapi.json path flask-smorest
+serves itself. Registered before anything else is documented (core.errors.ProblemApi calls it)."""
+from __future__ import annotations
+
+from werkzeug.routing import Rule
+
+from ..core.openapi import union
+from ..games.action_schemas import ACTION_SCHEMAS
+from ..games.event_schemas import EVENT_SCHEMAS
+from ..games.schemas import rules_schema
+from ..games.table_schemas import (
+    TABLE_EVENT_SCHEMAS,
+    TableResultSchema,
+    TableViewSchema,
+)
+from ..games.view_schemas import GameViewSchema, MatchResultSchema
+from ..players.schemas import PublicTableViewSchema, PublicViewSchema
+
+
+def register(spec, ma_plugin) -> None:
+    """Called once per app when flask-smorest builds the spec (core.errors.ProblemApi)."""
+    converter = ma_plugin.converter
+    spec.components.schema("Rules", component={
+        **rules_schema(all_required=True), "description": "Every rules option's value, plus the preset"})
+    spec.components.schema("RulesChoice", component={
+        **rules_schema(all_required=False),
+        "description": "A preset and the options to change; each option left out takes the preset's value"})
+    spec.path(rule=Rule("/openapi.json"), operations={"get": {  # served by flask-smorest itself
+        "operationId": "getOpenapiJson", "tags": ["service"],
+        "summary": "The contract as JSON: the same document as /openapi.yaml.",
+        "responses": {"200": {"description": "This OpenAPI document",
+                              "content": {"application/json": {"schema": {"type": "object"}}}},
+                      "default": {"$ref": "#/components/responses/DEFAULT_ERROR"}}}})
+    for schema in (GameViewSchema, TableViewSchema, MatchResultSchema, TableResultSchema, PublicViewSchema,
+                   PublicTableViewSchema):
+        converter.resolve_nested_schema(schema)  # named by VIEW_DOC, PUBLIC_VIEW_DOC and match_end's result
+    union(converter, "Action", ACTION_SCHEMAS,
+          "One move, in the engine's JSON form: `type` says which, and each type takes exactly its own "
+          "fields. Every entry of a view's legal_actions is one of these and can be posted unchanged.")
+    union(converter, "Event", {**EVENT_SCHEMAS, **TABLE_EVENT_SCHEMAS},
+          "One event of the history as this seat may see it: `type` says which, and which fields it has. "
+          "Cards the seat may not see yet (the opponent's stock draws, the knocker's face-down discard, "
+          "the opponent's dealt cards) are left out until the hand is over.")

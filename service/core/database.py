@@ -1,0 +1,126 @@
+"""Database plumbing: SQLite's locking set-up, the migration check, the health ping."""
+from __future__ import annotations
+
+import os
+import random
+import sqlite3
+import time
+
+from alembic.config import Config as AlembicConfig
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import event, text
+
+from .extensions import db
+
+READ_ONLY = "gin_read_only"  # execution option: a SQLite read may begin DEFERRED
+
+
+def configure_sqlite(engine, busy_timeout: float) -> None:
+    """Make SQLite serialise writers instead of losing updates.
+
+    SQLite ignores SELECT ... FOR UPDATE, and Python's sqlite3 driver begins transactions lazily
+    (at the first write), so two requests could both read version 5 and both write. Instead we turn
+    the driver's own transaction handling off and begin every writing transaction with
+    BEGIN IMMEDIATE, which takes the database's write lock up front: the second writer waits
+    (busy_timeout) and then reads what the first one committed. WAL lets readers go on meanwhile.
+    """
+
+    @event.listens_for(engine, "connect")
+    def on_connect(dbapi_connection, _record):
+        dbapi_connection.isolation_level = None  # no implicit BEGIN from the driver
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute(f"PRAGMA busy_timeout={int(busy_timeout * 1000)}")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA synchronous=NORMAL")  # durable at checkpoints; safe with WAL
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def on_begin(connection):
+        raw = connection.connection.dbapi_connection
+        if connection.get_execution_options().get(READ_ONLY):
+            raw.execute("BEGIN")
+        else:
+            begin_immediate(raw, busy_timeout)
+
+
+def configure_postgresql(engine) -> None:
+    """Compress long values (a game's state, the stored views: about 2 KB of JSON each, written
+    with every move) with LZ4 rather than PostgreSQL's default pglz, several times slower: about
+    an eighth of the server's CPU per move (bench/README.md). A session setting, so that nothing in
+    the schema depends on it: a server without LZ4 (built without it, or before 14) keeps pglz.
+
+    psycopg prepares nothing by itself here: it deallocates all of a connection's prepared
+    statements at every rollback (DEALLOCATE ALL), which would drop the move's and the view
+    read's named statements too (service/core/driver_sql.py prepares those, once per connection)."""
+
+    @event.listens_for(engine, "connect")
+    def on_connect(dbapi_connection, _record):
+        dbapi_connection.prepare_threshold = None
+        try:
+            with dbapi_connection.cursor() as cursor:
+                cursor.execute("SET default_toast_compression = 'lz4'")
+            dbapi_connection.commit()
+        except engine.dialect.loaded_dbapi.Error:
+            dbapi_connection.rollback()
+
+
+def begin_immediate(raw, timeout: float) -> None:
+    """BEGIN IMMEDIATE, tried again in steps of a fraction of a millisecond while another writer
+    holds the lock, for up to `timeout` seconds. SQLite's own busy handler sleeps 1, 2, 5, 10,
+    15, 20, 25 ... ms between tries; a move holds the lock for about a millisecond, so waiters
+    slept long past its release and the CPUs stood a third idle under load (bench/README.md)."""
+    raw.execute("PRAGMA busy_timeout=0")  # we wait here, in finer steps
+    try:
+        give_up, pause = time.monotonic() + timeout, 0.0002
+        while True:
+            try:
+                raw.execute("BEGIN IMMEDIATE")
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() >= give_up:
+                    raise
+            time.sleep(pause * random.uniform(0.5, 1.5))  # jitter: waiters do not retry in step
+            pause = min(pause * 1.5, 0.005)
+    finally:
+        raw.execute(f"PRAGMA busy_timeout={int(timeout * 1000)}")  # for the transaction's own statements
+
+
+def begin_read_only() -> None:
+    """Start the request's transaction as a plain read (no write lock on SQLite)."""
+    db.session.connection(execution_options={READ_ONLY: True})
+
+
+def migration_heads(directory: str) -> set[str]:
+    config = AlembicConfig()
+    config.set_main_option("script_location", directory)
+    return set(ScriptDirectory.from_config(config).get_heads())
+
+
+def schema_problem(expected_heads: set[str]) -> str | None:
+    """None when the database is at the code's migration head, else what to do about it."""
+    with _reading() as connection:
+        current = set(MigrationContext.configure(connection).get_current_heads())
+    if current == expected_heads:
+        return None
+    where = db.engine.url.render_as_string(hide_password=True)
+    found = ", ".join(sorted(current)) or "no migrations at all"
+    return (f"the database {where} is not migrated (found {found}; the code needs "
+            f"{', '.join(sorted(expected_heads))}): run `flask --app service db upgrade` first")
+
+
+def ping() -> str:
+    with _reading() as connection:
+        connection.execute(text("SELECT 1"))
+    return db.engine.dialect.name
+
+
+def _reading():
+    return db.engine.connect().execution_options(**{READ_ONLY: True})
+
+
+def default_migrations_directory() -> str:
+    """migrations/ at the top of the repository (service/core/database.py is three levels down)."""
+    here = os.path.abspath(__file__)
+    return os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(here))), "migrations")

@@ -1,0 +1,72 @@
+"""marshmallow fields and validators every feature's schemas share: strict schemas, whole numbers
+as JSON Schema means them, names safe to show, and text safe to put in a mail header."""
+from __future__ import annotations
+
+import math
+import re
+
+import marshmallow as ma
+from marshmallow import fields as f
+from marshmallow import validate as v
+
+
+def doc(description: str, **more) -> dict:
+    """A field's documentation (its description and more) as marshmallow's metadata keyword."""
+    return {"metadata": {"description": description, **more}}
+
+
+class StrictSchema(ma.Schema):
+    class Meta:
+        unknown = ma.RAISE  # an unexpected field is named in a validation-error, never ignored
+
+
+class WholeNumber(f.Integer):
+    """A JSON number with no fractional part, as JSON Schema's `integer` means: 3 and 3.0 alike;
+    3.5, "3" and true are refused."""
+
+    def _validated(self, value):
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise self.make_error("invalid")
+        if isinstance(value, float) and not (math.isfinite(value) and value.is_integer()):
+            raise self.make_error("invalid")
+        return int(value)
+
+
+# RFC 2047 encoded words (`=?charset?q?...?=`): the email package decodes them in any header value
+# it is given as text, so `=?l1?q?=0A?=` turns into a linefeed there. No user text that can reach a
+# mail header (names, addresses) may hold one. Plain functions, not Regexp validators: the spec
+# keeps one readable pattern per field.
+_ENCODED_WORD = re.compile(r"=\?.*\?=", re.S)
+_CONTROLS = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def no_encoded_word(text: str) -> None:
+    if _ENCODED_WORD.search(text):
+        raise ma.ValidationError("may not hold an RFC 2047 encoded word (=?...?=)")
+
+
+def no_controls(text: str) -> None:
+    """C0 controls and DEL (NUL among them: PostgreSQL refuses it in text) are never part of an
+    address or a URL; refused here, before anything reaches the database."""
+    if _CONTROLS.search(text):
+        raise ma.ValidationError("may not hold control characters")
+
+
+# No control characters (C0, DEL, C1), line separators or bidirectional overrides: a name is shown
+# to the opponent, in mails and in terminals, and must not rewrite what is around it.
+NAME_PATTERN = r"^[^\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]*$"
+
+
+class NameField(f.String):
+    def __init__(self, **kwargs):
+        super().__init__(required=True, validate=[v.Length(1, 40), v.Regexp(
+                             NAME_PATTERN, error="a name may not hold control or direction characters"),
+                             no_encoded_word],  # the name goes into mail Subjects
+                         **doc("Display name shown to the opponent", example="Ann"), **kwargs)
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        text = super()._deserialize(value, attr, data, **kwargs)
+        self._validate(text)  # what was sent, as the spec says; then the trimmed name must show
+        if not text.strip():
+            raise ma.ValidationError("a name needs at least one visible character")
+        return text.strip()

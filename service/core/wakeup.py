@@ -1,0 +1,393 @@
+"""Wake-ups: a committed change wakes whoever waits for it, in this process and in every other.
+
+    game_changed(game_id, version)  called in a change's transaction (views.publish_views)
+    player_changed(player_id, seq)  called when a player's stream gains an event (players/feed.py)
+    outbox_changed()                called when a change queued mail or webhooks (outbox.enqueue)
+    hub().watch(key, version)       a Waiter: `wait(seconds)` returns early when `key` is woken
+
+How a wake-up travels, by database:
+- PostgreSQL: `NOTIFY gin_wakeup` in the change's own transaction, which PostgreSQL delivers
+  on commit (and never for a rolled-back change) to every LISTENing connection, on any host.
+  Each process keeps one LISTEN connection, in a background thread, and fans out to its waiters.
+- SQLite (one host): after the commit, one datagram to each process's Unix socket in a directory
+  named after the database file. No polling between processes, and nothing sent on a rollback.
+- Redis, when WAKEUP_REDIS_URL is set (for example when PostgreSQL is reached through a pooler
+  in transaction mode, where LISTEN does not work): PUBLISH after the commit, one SUBSCRIBE
+  connection per process. It then replaces both of the above.
+All of them also wake this process's own waiters directly after the commit.
+
+A wake-up can still be lost (a full socket buffer, a LISTEN connection being re-established), so
+each process also reads, every FALLBACK_SECONDS (WAKEUP_FALLBACK_SECONDS), the versions of all the games its waiters watch
+in one query per few hundred games, and wakes those that moved. Waiters are threading.Events:
+with gevent's monkey-patching (the production server) they are cheap greenlet events.
+"""
+from __future__ import annotations
+
+import atexit
+import hashlib
+import logging
+import os
+import socket
+import tempfile
+import threading
+import time
+import uuid
+import weakref
+from collections import defaultdict
+from contextlib import contextmanager
+
+from sqlalchemy import bindparam, event, func, literal_column, text
+from sqlalchemy.orm import Session
+
+from .database import READ_ONLY
+from .extensions import db
+
+log = logging.getLogger(__name__)
+CHANNEL = "gin_wakeup"
+OUTBOX = "outbox"
+FALLBACK_SECONDS = {"postgresql": 5.0, "sqlite": 1.0}
+_PENDING = "gin_wakeups"  # session.info key: what this transaction will announce when it commits
+
+
+def game_key(game_id: str) -> str:
+    return "game:" + game_id
+
+
+# What each kind of key watches, for the fallback poll (Hub._fallback_poll): its prefix ->
+# (a statement selecting (id, version) of the ids in bindparam "ids", the id's type). Each feature
+# registers its own kind (the games' versions, players' newest stream event) in its init_app.
+_WATCHED: dict[str, tuple] = {}
+
+
+def watch_versions(prefix: str, statement, parse=str) -> None:
+    _WATCHED[prefix] = (statement, parse)
+
+
+# -- announcing -----------------------------------------------------------------------------
+
+def game_changed(game_id: str, version: int) -> None:
+    _announce(game_key(game_id), version)
+
+
+def player_key(player_id: int) -> str:
+    return f"player:{player_id}"
+
+
+def player_changed(player_id: int, seq: int | None) -> None:
+    """Called in the transaction that added event `seq` to the player's stream (service/players/feed.py);
+    None wakes all its readers (the player's token changed)."""
+    _announce(player_key(player_id), seq)
+
+
+def outbox_changed() -> None:
+    _announce(OUTBOX, None)
+
+
+def _announce(key: str, version: int | None) -> None:
+    session = db.session()
+    session.info["gin_hub"] = hub()  # the commit's listener announces through it
+    pending = session.info.setdefault(_PENDING, {})
+    first = key not in pending
+    pending[key] = version
+    if first and session.info["gin_hub"].transport == "postgresql":
+        # Queued by PostgreSQL with the transaction: sent at its commit, dropped on rollback.
+        session.execute(_NOTIFY, {"payload": _payload(key, version)})
+
+
+_NOTIFY = text("SELECT pg_notify('" + CHANNEL + "', :payload)")
+
+
+# -- announcing inside the caller's own statement (the move path, service/games/moves.py) ------------
+
+# Selected by the caller in a statement of the change's transaction (an UPDATE's RETURNING, say):
+# PostgreSQL queues the NOTIFY with the transaction exactly as the SELECT above does.
+NOTIFY_CALL = func.pg_notify(literal_column("'" + CHANNEL + "'"), bindparam("wakeup_payload"))
+
+
+def game_changed_payload(game_id: str, version: int, pending: dict | None = None) -> str | None:
+    """Like game_changed, without a statement of its own: the payload to bind to NOTIFY_CALL in
+    one of the caller's statements (PostgreSQL, first announcement in this transaction), else None.
+    `pending`: a transaction outside the session keeps its announcements there, and hands them to
+    hub().publish after its commit."""
+    key = game_key(game_id)
+    if pending is None:
+        session = db.session()
+        session.info["gin_hub"] = hub()
+        pending = session.info.setdefault(_PENDING, {})
+    first = key not in pending
+    pending[key] = version
+    return _payload(key, version) if first and db.engine.dialect.name == "postgresql" else None
+
+
+def _payload(key: str, version: int | None) -> str:
+    return key if version is None else f"{key} {version}"
+
+
+def _parse(payload: str) -> tuple[str, int | None]:
+    key, _, version = payload.partition(" ")
+    return key, int(version) if version.isdigit() else None
+
+
+@event.listens_for(Session, "after_commit")
+def _after_commit(session):
+    pending = session.info.pop(_PENDING, None)
+    if not pending:
+        return
+    session.info["gin_hub"].publish(pending)
+
+
+@event.listens_for(Session, "after_rollback")
+def _after_rollback(session):
+    session.info.pop(_PENDING, None)
+
+
+# -- waiting --------------------------------------------------------------------------------
+
+class Waiter:
+    """One waiting request (a long-poll, a stream, the outbox worker's idle wait)."""
+
+    def __init__(self, key: str, version: int | None):
+        self.key, self.version = key, version
+        self._event = threading.Event()
+
+    def wake(self) -> None:
+        self._event.set()
+
+    def wait(self, seconds: float) -> bool:
+        """True when woken (and ready to be woken again), False when `seconds` passed first."""
+        woken = self._event.wait(max(seconds, 0))
+        self._event.clear()
+        return woken
+
+
+class Hub:
+    """This process's waiters for one database, and the threads that wake them."""
+
+    def __init__(self, engine, redis_url: str | None = None, fallback_seconds: float | None = None):
+        self.engine = engine
+        self.dialect = engine.dialect.name
+        self.url = engine.url
+        self.redis_url = redis_url
+        self.transport = "redis" if redis_url else self.dialect
+        self.fallback_seconds = fallback_seconds or FALLBACK_SECONDS.get(self.dialect, 1.0)
+        self.closing = False
+        self._waiters: dict[str, set[Waiter]] = defaultdict(set)
+        self._lock = threading.Lock()
+        self._started_in: int | None = None  # the pid that started the threads (gunicorn forks)
+        self._socket: socket.socket | None = None
+        self._directory = _socket_directory(engine.url) if self.transport == "sqlite" else None
+        self._redis = None
+
+    # waiting
+
+    @contextmanager
+    def watch(self, key: str, version: int | None = None):
+        self._start()
+        waiter = Waiter(key, version)
+        with self._lock:
+            self._waiters[key].add(waiter)
+        if self.closing:
+            waiter.wake()
+        try:
+            yield waiter
+        finally:
+            with self._lock:
+                waiters = self._waiters.get(key)
+                if waiters is not None:
+                    waiters.discard(waiter)
+                    if not waiters:
+                        del self._waiters[key]
+
+    def wake(self, key: str, version: int | None = None) -> None:
+        with self._lock:
+            waiters = list(self._waiters.get(key, ()))
+        for waiter in waiters:
+            if version is None or waiter.version != version:
+                waiter.wake()
+
+    def close(self) -> None:
+        """The process is stopping: every waiter answers now (streams end, long-polls return)."""
+        self.closing = True
+        self._wake_all()
+
+    # announcing (after a commit)
+
+    def publish(self, pending: dict[str, int | None]) -> None:
+        for key, version in pending.items():
+            self.wake(key, version)
+        for key, version in pending.items():  # (PostgreSQL's NOTIFY went out with the commit)
+            if self._directory is not None:
+                self._send_datagrams(_payload(key, version).encode())
+            elif self.transport == "redis":
+                self._publish_redis(_payload(key, version))
+
+    def _publish_redis(self, payload: str) -> None:
+        import redis
+        try:
+            if self._redis is None:
+                self._redis = redis.Redis.from_url(self.redis_url, socket_timeout=2)
+            self._redis.publish(CHANNEL, payload)
+        except redis.RedisError as exc:  # the fallback poll will find the change
+            log.warning("wake-up not published to Redis: %s", exc)
+
+    def _send_datagrams(self, data: bytes) -> None:
+        try:
+            names = os.listdir(self._directory)
+        except FileNotFoundError:
+            return
+        own = self._socket.getsockname() if self._socket else None
+        with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sender:
+            sender.setblocking(False)
+            for name in names:
+                path = os.path.join(self._directory, name)
+                if path == own or not name.endswith(".sock"):
+                    continue
+                try:
+                    sender.sendto(data, path)
+                except (ConnectionRefusedError, FileNotFoundError):
+                    _unlink(path)  # a process that ended without removing its socket
+                except OSError:  # a full buffer: the fallback poll will find the change
+                    pass
+
+    # the background threads
+
+    def _start(self) -> None:
+        if self._started_in == os.getpid():
+            return
+        with self._lock:
+            if self._started_in == os.getpid():
+                return
+            self._started_in = os.getpid()
+            if self.transport == "redis":
+                _daemon(self._listen_redis, "wakeup-listen")
+            elif self.transport == "postgresql":
+                _daemon(self._listen_postgres, "wakeup-listen")
+            elif self._directory is not None:
+                self._socket = self._bind_socket()
+                _daemon(self._listen_socket, "wakeup-listen")
+            _daemon(self._fallback_poll, "wakeup-poll")
+
+    def _listen_postgres(self) -> None:
+        import psycopg
+        dsn = self.url.set(drivername="postgresql").render_as_string(hide_password=False)
+        pause = 0.1
+        while not self.closing:
+            try:
+                with psycopg.connect(dsn, autocommit=True) as connection:
+                    connection.execute("LISTEN " + CHANNEL)
+                    self._wake_all()  # changes made while not listening are not lost: look again
+                    pause = 0.1
+                    while not self.closing:
+                        for notify in connection.notifies(timeout=5.0):
+                            self.wake(*_parse(notify.payload))
+            except Exception as exc:  # noqa: BLE001 - a dropped connection: listen again
+                log.warning("wake-up listener lost its connection (%s); reconnecting", exc)
+                time.sleep(pause)
+                pause = min(pause * 2, 5.0)
+
+    def _listen_redis(self) -> None:
+        import redis
+        pause = 0.1
+        while not self.closing:
+            try:
+                pubsub = redis.Redis.from_url(self.redis_url).pubsub(ignore_subscribe_messages=True)
+                pubsub.subscribe(CHANNEL)
+                self._wake_all()
+                pause = 0.1
+                while not self.closing:
+                    message = pubsub.get_message(timeout=5.0)
+                    if message and isinstance(message.get("data"), bytes):
+                        self.wake(*_parse(message["data"].decode("ascii", "replace")))
+            except redis.RedisError as exc:
+                log.warning("wake-up listener lost Redis (%s); reconnecting", exc)
+                time.sleep(pause)
+                pause = min(pause * 2, 5.0)
+
+    def _bind_socket(self) -> socket.socket:
+        os.makedirs(self._directory, mode=0o700, exist_ok=True)
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        path = os.path.join(self._directory, f"{os.getpid()}-{uuid.uuid4().hex[:8]}.sock")
+        sock.bind(path)
+        atexit.register(_unlink, path)  # a killed process's socket is removed by the next sender
+        return sock
+
+    def _listen_socket(self) -> None:
+        while not self.closing:
+            try:
+                data = self._socket.recv(512)
+            except OSError:
+                return
+            self.wake(*_parse(data.decode("ascii", "replace")))
+
+    def _fallback_poll(self) -> None:
+        while not self.closing:
+            time.sleep(self.fallback_seconds)
+            for prefix, (statement, parse) in list(_WATCHED.items()):
+                with self._lock:
+                    known = {parse(key[len(prefix):]): {w.version for w in group}
+                             for key, group in self._waiters.items() if key.startswith(prefix)}
+                ids = sorted(known)
+                try:
+                    for start in range(0, len(ids), 500):
+                        with self.engine.connect().execution_options(**{READ_ONLY: True}) as connection:
+                            rows = connection.execute(statement, {"ids": ids[start:start + 500]}).all()
+                        for found, version in rows:
+                            if known[found] - {version}:
+                                self.wake(f"{prefix}{found}", version)
+                except Exception as exc:  # noqa: BLE001 - the database may be away for a moment
+                    log.warning("wake-up fallback poll failed: %s", exc)
+
+    def _wake_all(self) -> None:
+        with self._lock:
+            waiters = [w for group in self._waiters.values() for w in group]
+        for waiter in waiters:
+            waiter.wake()
+
+
+def _daemon(target, name: str) -> None:
+    threading.Thread(target=target, name=name, daemon=True).start()
+
+
+def _socket_directory(url) -> str | None:
+    """Where the processes sharing one SQLite file find each other's sockets (None in memory).
+    Under the temporary directory: a Unix socket's path must stay short (about 100 bytes)."""
+    if not url.database or url.database == ":memory:":
+        return None
+    digest = hashlib.sha256(os.path.abspath(url.database).encode()).hexdigest()[:16]
+    return os.path.join(tempfile.gettempdir(), f"gin-wakeup-{digest}")
+
+
+def _unlink(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+_HUBS: dict[str, Hub] = {}
+_BY_ENGINE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_HUBS_LOCK = threading.Lock()
+
+
+def hub() -> Hub:
+    """The hub for the current app's database (one per database per process)."""
+    engine = db.engine
+    found = _BY_ENGINE.get(engine)  # the fast path: every change and every wait asks
+    if found is None:
+        from flask import current_app
+
+        def setting(name):
+            return current_app.config.get(name, os.environ.get(name)) or None
+        key = engine.url.render_as_string(hide_password=False)
+        fallback = setting("WAKEUP_FALLBACK_SECONDS")
+        with _HUBS_LOCK:
+            found = _HUBS.setdefault(key, Hub(engine, setting("WAKEUP_REDIS_URL"),
+                                              float(fallback) if fallback else None))
+        _BY_ENGINE[engine] = found
+    return found
+
+
+def close_all() -> None:
+    """Called when the server process is told to stop (service/core/server.py)."""
+    for each in list(_HUBS.values()):
+        each.close()

@@ -1,0 +1,51 @@
+"""What other features hear of the games, and what they add to them: hooks they register in their
+init_app, which the games call. The games import no feature above them; a feature that must react
+to a game's change (mail a seat, feed a player's stream, make a series' next game) or open a seat
+another way (a mail link's token, a player's token) registers here.
+
+    changed       hook(game, match, actor, events), inside every change's transaction, after it
+                  was saved (actor None: the join that dealt the first hand); with `wanted`, the
+                  SQL truth value under which the hook has work, read with the move (moves.py)
+    seat_taken    hook(game, match, seat, args, moment, invites) at creation and at each join: the
+                  fields of the request (contact settings, invitations) are acted on, and what the
+                  hook returns is added to the answer
+    seat_openers  opener(game_id, token_hash): a SQL scalar giving the seat of `game_id` that a
+                  token with this hash opens besides the seat's first token, if any
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from ..core.hooks import Registry
+
+
+@dataclass(frozen=True)
+class ChangeHook:
+    call: Callable  # call(game, match, actor, events)
+    wanted: Callable | None = None  # wanted(game_id_column) -> SQL truth value; None: always called
+
+
+changed = Registry("ChangeHooks, called with every change to a game")
+seat_taken = Registry("hook(game, match, seat, args, moment, invites) -> members of the answer")
+seat_openers = Registry("opener(game_id, token_hash) -> SQL scalar: the seat the token opens")
+
+
+def on_change(call, wanted=None) -> None:
+    """Have call(game, match, actor, events) called inside every change's transaction; `wanted`
+    lets a move skip it when the game gives it nothing to do (see ChangeHook)."""
+    changed.register(ChangeHook(call, wanted))
+
+
+def after_change(game, match, actor: int | None, events: list[dict], hooks: tuple | None = None) -> None:
+    """Call the change hooks (all, or those given) in the order they were registered."""
+    for hook in changed() if hooks is None else hooks:
+        hook.call(game, match, actor, events)
+
+
+def after_seat_taken(game, match, seat: int, args: dict, moment, invites: dict[int, str] | None = None) -> dict:
+    """Call the seat-taken hooks; the members they return, for the answer."""
+    answer = {}
+    for hook in seat_taken():
+        answer.update(hook(game, match, seat, args, moment, invites) or {})
+    return answer

@@ -1,0 +1,11 @@
+"""Problem codes of the move clock: claim_timeout and vacations (deadlines.py, table_clocks.py),
+raised as the engine's IllegalAction, so they answer with its status (422, or 409 for game-over).
+Data only: the app factory adds them to the catalogue (core.errors.register_codes)."""
+
+CLOCK_CODES = {
+    "no-deadline": "the game has no move time (move_time_hours null): nothing to claim or pause",
+    "deadline-not-passed": "claim_timeout before the opponent's deadline has passed",
+    "cannot-claim-own-turn": "claim_timeout by the seat that is itself to move",
+    "vacation-exhausted": "more vacation days asked than are left to this seat in this game",
+    "deadline-passed": "a vacation asked after one's own deadline has passed",
+}

@@ -1,0 +1,31 @@
+"""Fair deals anyone can check: a cryptographic shuffle, committed to before play, revealed after.
+
+The commitment recipe (also in the README):
+
+    commitment = hex(sha256(ascii(salt_hex + ":" + " ".join(deck))))
+
+where `salt_hex` is 64 lower-case hex digits (32 random bytes) and `deck` is the 52 cards in the
+order dealt (index 0 first), each as rank+suit text like "TD", separated by single spaces.
+"""
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+from ..rules import full_deck
+
+_rng = secrets.SystemRandom()
+
+
+def shuffled_deck() -> list[str]:
+    deck = [str(card) for card in full_deck()]
+    _rng.shuffle(deck)
+    return deck
+
+
+def new_salt() -> str:
+    return secrets.token_hex(32)
+
+
+def commitment(salt_hex: str, deck: list[str]) -> str:
+    return hashlib.sha256((salt_hex + ":" + " ".join(deck)).encode("ascii")).hexdigest()

@@ -1,0 +1,243 @@
+"""The HTTP routes: load (with the lock), ask the engine, save, serialise."""
+from __future__ import annotations
+
+import json
+
+from flask import Response, g, request, stream_with_context, url_for
+from flask_smorest import Blueprint
+
+from ..core.errors import ENGINE_CODES, Problem
+from ..core.extensions import db
+from ..core.openapi import ref
+from ..core.web import (
+    BEARER,
+    ETAG_HEADER,
+    IDEMPOTENCY_KEY,
+    IF_MATCH,
+    IF_NONE_MATCH,
+    bearer_token,
+    check_if_match,
+    check_if_match_syntax,
+    etag_headers,
+    idempotency_key,
+    parse_json_body,
+    problems,
+)
+from ..rules import Rules
+from . import changes, deadlines, move_reads, move_writes, moves, seating, store, views, waiting
+from .action_schemas import action_errors
+from .codes import CLOCK_CODES
+from .event_schemas import EventsPageSchema
+from .examples import CREATED_EXAMPLE, EVENTS_EXAMPLE, JOINED_EXAMPLE
+from .schemas import (
+    VIEW_DOC,
+    CreatedGameSchema,
+    CreateGameSchema,
+    EventsQuerySchema,
+    JoinedGameSchema,
+    JoinGameSchema,
+    WaitQuerySchema,
+)
+from .view_schemas import VIEW_EXAMPLE
+
+games = Blueprint("games", __name__, description="Games, seats, moves and history")
+
+
+@games.before_request
+def require_json_body():
+    """Every POST (and PATCH) carries one JSON document: check size (413), media type (415), syntax (400)."""
+    if request.method not in ("POST", "PATCH"):
+        return
+    if not request.is_json:
+        raise Problem("unsupported-media-type",
+                      f"send the body as application/json, not {request.mimetype or 'no media type'}")
+    body = request.get_data(cache=True) or b""
+    limit = request.max_content_length
+    if request.content_length is None and limit is not None and len(body) >= limit:
+        # A streamed (chunked) body has no length to refuse up front, and werkzeug stops reading
+        # it at the limit without a word: what it read is only the beginning of the body.
+        raise Problem("payload-too-large", f"the body is larger than the limit of {limit} bytes")
+    try:
+        g.json_body = parse_json_body(body)  # the one parse: the route reads it from here
+    except ValueError as exc:
+        raise Problem("malformed-json", f"the body is not valid JSON: {exc}") from None
+
+
+def json_answer(text: str, status: int, version: int) -> Response:
+    """A view, already JSON (stored with the change that made it): sent as it is. GameViewSchema
+    still documents it; tests/api/test_stored_views.py checks that it dumps every view unchanged."""
+    return Response(text + "\n", status=status, mimetype="application/json", headers=etag_headers(version))
+
+
+LAST_EVENT_ID = {"in": "header", "name": "Last-Event-ID", "required": False,
+                 "schema": {"type": "string", "pattern": "^[0-9]{0,12}$"},
+                 "description": "The id of the last event received (a version): the stream starts after it. "
+                                "Empty: as if not sent"}
+SSE_EVENT = {  # one event of the stream, field by field (as OpenAPI 3.2's itemSchema describes them)
+    "type": "object",
+    "properties": {
+        "id": {"type": "string", "pattern": "^[0-9]+$", "description": "The game's version"},
+        "event": {"type": "string", "enum": ["view"]},
+        "data": {"type": "string", "contentMediaType": "application/json",
+                 "description": "The view, as GET /games/{game_id} answers it (GameView)"},
+        "retry": {"type": "integer", "description": "Milliseconds to wait before reconnecting"},
+    },
+}
+STREAM_DESCRIPTION = (
+    "`text/event-stream`. Each event is `id: <version>`, `event: view`, `data: <the view, as GET answers it>`; "
+    "the first is the current view (left out when Last-Event-ID names the current version). "
+    "A comment line (`: keep-alive`) is sent every 15 s while nothing happens. Views are whole states: "
+    "after a reconnection the first event is the newest view, so nothing is lost and none is sent twice. "
+    "The stream ends when the match is over, after an hour, or when the server restarts; reconnect with "
+    "Last-Event-ID. At most 4 waiting requests (streams and long-polls) per token: more get 429.")
+
+
+def links(game_id: str) -> dict:
+    return {name: url_for(f"games.{endpoint}", game_id=game_id) for name, endpoint in
+            (("game", "get_game"), ("join", "join_game"), ("actions", "post_action"), ("events", "get_events"))}
+
+
+@games.route("/games", methods=["POST"])
+@games.doc(operationId="createGame")
+@games.arguments(CreateGameSchema, example={"name": "Ann", "rules": {"preset": "standard", "target": 100}})
+@games.response(201, CreatedGameSchema, example=CREATED_EXAMPLE, headers={
+    "Location": {"description": "The game's URL", "schema": {"type": "string"}}, **ETAG_HEADER})
+@problems(games, "malformed-json", "payload-too-large", "unsupported-media-type", "validation-error",
+          "invalid-option", "too-many-confirmations", "too-many-invitations", "invitation-refused")
+def create_game(args):
+    """Create a game of 2, 3 or 4 seats and take seat 0. The token and the invite codes (one per
+    other seat) are shown once only; `invite_emails` mails each seat its own code."""
+    rules = Rules.from_dict(args["rules"])
+    with store.transaction():
+        game, token, invites = seating.open_game(rules, args["name"], args["seats"], args["move_time_hours"])
+        added = changes.after_seat_taken(game, None, 0, args, deadlines.now(), invites=invites)
+        view = json.loads(views.publish_views(game, None)[0])
+    body = {"game_id": game.id, "seat": 0, "token": token, "invite_code": invites[1],
+            **({"invites": [{"seat": seat, "invite_code": code} for seat, code in invites.items()]}
+               if len(invites) > 1 else {}),
+            "links": links(game.id), "game": view, **added}
+    return body, 201, {"Location": url_for("games.get_game", game_id=game.id), **etag_headers(game.version)}
+
+
+@games.route("/games/<game_id>/join", methods=["POST"])
+@games.doc(operationId="joinGame")
+@games.arguments(JoinGameSchema, example={"invite_code": "pX0c...", "name": "Bob"})
+@games.response(201, JoinedGameSchema, headers=ETAG_HEADER, example=JOINED_EXAMPLE)
+@problems(games, "malformed-json", "payload-too-large", "unsupported-media-type", "validation-error",
+          "invalid-invite", "game-full", "too-many-confirmations")
+def join_game(args, game_id):
+    """Take the seat the invite code opens; when every seat is taken the first hand is dealt.
+    The token is shown once only."""
+    with store.transaction():
+        game, match, token, seat = seating.take_seat(game_id, args["invite_code"], args["name"])
+        added = changes.after_seat_taken(game, match, seat, args, deadlines.now())
+        view = json.loads(views.publish_views(game, match)[seat])
+    body = {"game_id": game.id, "seat": seat, "token": token, "links": links(game.id), "game": view, **added}
+    return body, 201, etag_headers(game.version)
+
+
+@games.route("/games/<game_id>", methods=["GET"])
+# `parameters` here replaces the list @arguments would make: the long-poll's query is named again.
+@games.doc(operationId="getGame", security=BEARER, parameters=[IF_NONE_MATCH, {"in": "query", "schema": WaitQuerySchema}])
+@games.arguments(WaitQuerySchema(), location="query")  # an instance: webargs builds a class anew per request
+@games.response(200, VIEW_DOC, headers=ETAG_HEADER, example=VIEW_EXAMPLE)
+@games.alt_response(304, description="Not modified: the version named in If-None-Match is current",
+                    headers=ETAG_HEADER)
+@problems(games, "invalid-token", "validation-error")
+def get_game(query, game_id):
+    """The caller's view of the game. Send If-None-Match with the last ETag to poll cheaply; add
+    ?wait=N (up to 60) to have the answer wait until the game changes (long-poll)."""
+    token = bearer_token()
+    version, _, view = views.read_view(game_id, token)
+    if query.get("wait") and waiting.unchanged(version, query):
+        version, _, view = waiting.wait_for_view(game_id, token, version, query["wait"])
+    if waiting.unchanged(version, query):
+        return Response(status=304, headers=etag_headers(version))
+    return json_answer(view, 200, version)
+
+
+@games.route("/games/<game_id>/stream", methods=["GET"])
+@games.doc(operationId="streamGame", security=BEARER, parameters=[LAST_EVENT_ID], responses={"200": {
+    "description": STREAM_DESCRIPTION, "content": {"text/event-stream": {"schema": SSE_EVENT}}},
+    "204": {"description": "The match is over and Last-Event-ID names its last version: nothing more "
+                           "will come (EventSource stops reconnecting)"}})
+@problems(games, "invalid-token", "validation-error", "too-many-waiters")
+def stream_game(game_id):
+    """The caller's view as Server-Sent Events: now, and after every change (`id` is the version)."""
+    token = bearer_token()
+    version, _, view = views.read_view(game_id, token)
+    last_seen = waiting.last_event_id()
+    if last_seen == version and waiting.is_finished(view):
+        return Response(status=204)
+    holder = waiting.take_slot()
+    db.session.rollback()  # a stream holds no pooled connection between its reads
+    response = Response(stream_with_context(waiting.stream(game_id, token, version, view, last_seen)),
+                        mimetype="text/event-stream",
+                        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+    response.call_on_close(lambda: waiting.slots.give_back(*holder))
+    return response
+
+
+@games.route("/games/<game_id>/actions", methods=["POST"])
+@games.doc(operationId="postAction", security=BEARER, parameters=[IF_MATCH, IDEMPOTENCY_KEY], requestBody={
+    "required": True, "content": {"application/json": {"schema": ref("Action"), "examples": {
+        "draw": {"value": {"type": "draw", "from": "stock"}},
+        "discard": {"value": {"type": "discard", "card": "7H"}},
+        "knock": {"value": {"type": "knock", "discard": "KD", "melds": [["7C", "8C", "9C"]]}}}}}})
+@games.response(200, VIEW_DOC, headers=ETAG_HEADER, example=VIEW_EXAMPLE)
+@problems(games, "malformed-json", "invalid-token", "payload-too-large", "unsupported-media-type",
+          "validation-error", "idempotency-key-reused", "version-mismatch", "game-not-started",
+          *ENGINE_CODES, *CLOCK_CODES)
+def post_action(game_id):
+    """Make one move. The engine decides; the answer is the new view. A retry with the same
+    Idempotency-Key returns the first answer and never applies twice."""
+    body, token = g.json_body, bearer_token()
+    key, bad_key = _idempotency_key_or_fault()
+    try:  # most moves: a transaction of their own, outside the session
+        with moves.own_transaction() as connection:
+            text, status, version = _move(connection, game_id, token, key, bad_key, body)
+    except moves.NeedsSession:  # rolled back before it wrote: made again with the session's ORM work
+        with store.transaction():
+            text, status, version = _move(moves.driver(), game_id, token, key, bad_key, body)
+    return json_answer(text, status, version)
+
+
+def _move(connection, game_id: str, token: str, key: str | None, bad_key, body) -> tuple[str, int, int]:
+    """The move in the connection's transaction: (the view's JSON text, status, version)."""
+    # The token, the headers' form, a replay, the action's form, and only then the game's state.
+    move = move_reads.lock(connection, game_id, token, key)  # one statement: everything the move reads
+    if bad_key is not None:
+        raise bad_key
+    check_if_match_syntax()
+    if (earlier := move_reads.earlier_answer(move, key, body)) is not None:
+        answer, status, version = earlier
+        return views.view_text(answer), status, version  # a view, sent as first answered
+    if (fault := action_errors(body)) is not None:
+        raise Problem("invalid-action", fault)
+    check_if_match(move.version)
+    if connection.pending is not None and move_reads.needs_session(move, body):
+        raise moves.NeedsSession
+    version, view, text = moves.play(connection, move, body)
+    move_writes.remember_answer(connection, move, key, body, version, view)
+    return text, 200, version
+
+
+def _idempotency_key_or_fault() -> tuple[str | None, Problem | None]:
+    """The key, read before the game is (the lock brings its first answer along); a malformed
+    one is refused after the token is checked, as an invalid token is told first."""
+    try:
+        return idempotency_key(), None
+    except Problem as fault:
+        return None, fault
+
+
+@games.route("/games/<game_id>/events", methods=["GET"])
+@games.doc(operationId="listEvents", security=BEARER)
+@games.arguments(EventsQuerySchema(), location="query")
+@games.response(200, EventsPageSchema, example=EVENTS_EXAMPLE)
+@problems(games, "invalid-token", "validation-error")
+def get_events(query, game_id):
+    """What happened, in order, as this seat may see it: the opponent's stock draws show no card
+    until the hand is over; then the hand's whole record is visible to both."""
+    game, seat = store.read_seat(game_id, bearer_token())
+    return views.events_page(game, seat, query["after"], query["limit"])
