@@ -33,8 +33,9 @@ seat_openers = Registry("opener(game_id, token_hash) -> SQL scalar: the seat the
 
 def on_change(call, wanted=None) -> None:
     """Have call(game, match, actor, events) called inside every change's transaction; `wanted`
-    lets a move skip it when the game gives it nothing to do (see ChangeHook)."""
-    changed.register(ChangeHook(call, wanted))
+    lets a move skip it when the game gives it nothing to do (see ChangeHook). Once per `call`."""
+    if all(hook.call is not call for hook in changed()):
+        changed.register(ChangeHook(call, wanted))
 
 
 def after_change(game, match, actor: int | None, events: list[dict], hooks: tuple | None = None) -> None:

@@ -13,6 +13,7 @@ from ..core.errors import Problem, invalid_token
 from ..core.tokens import hash_secret
 from . import changes, second_deck, store
 from .models import Deal, Event, Game, GameClock, IdempotencyRecord, Seat, Vacation
+from .table_game import is_table_state
 
 _games, _seats, _events, _deals = Game.__table__, Seat.__table__, Event.__table__, Deal.__table__
 _clocks, _vacations, _records = GameClock.__table__, Vacation.__table__, IdempotencyRecord.__table__
@@ -82,7 +83,7 @@ def needs_session(row, body) -> bool:
     state = row.state
     if state is None:  # refused by play, before it writes
         return False
-    return (store.is_table_state(state) or is_claim(body)
+    return (is_table_state(state) or is_claim(body)
             or second_deck.uses_second_deck(state["rules"])
             or bool(hooks_wanted(row))
             or (row.has_vacations and row.clock_game is not None))

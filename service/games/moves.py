@@ -35,11 +35,11 @@ from flask import current_app
 from ..core import database, driver_sql, wakeup
 from ..core.errors import Problem
 from ..core.extensions import db
-from ..rules import Match, action_from_dict
+from ..rules import action_from_dict
 from . import changes, clocks, deadlines, deals, move_reads, move_writes, second_deck, store, views
 from .models import Game, utcnow
 from .move_reads import is_claim
-from .table_game import TableGame, is_table_state
+from .table_game import TableGame
 
 
 class NeedsSession(Exception):
@@ -85,7 +85,7 @@ def play(connection, row, body) -> tuple[int, dict, str]:
     with everything that follows. Returns the new version, the seat's new view and its JSON text."""
     if row.state is None:
         raise Problem("game-not-started", "the game starts when every seat is taken with its invite code")
-    match, moment = load_match(row.state), deadlines.now()
+    match, moment = store.match_from_state(row.state), deadlines.now()
     if is_claim(body):
         events = clocks.claim_timeout(row.id, match, row.seat, moment)
     else:
@@ -100,26 +100,8 @@ def record(connection, row, match, actor: int | None, action, events: list[dict]
     clock, the game's row under its version check, the change hooks, every seat's view. Returns
     the new version, the row's seat's view and its JSON text."""
     table = isinstance(match, TableGame)
-    revealed = move_reads.revealed_of(row.revealed)
-    commitment = row.latest_commitment if row.latest_hand == match.hand_number else None
-    ended = [] if row.state is None else match.take_ended() if table else \
-        [match.hand_number] if match.needs_deal or match.is_over else []
-    for hand in ended:  # those hands are over: their decks are shown to every seat
-        revealed += [tuple(d) for d in connection.execute(move_writes.REVEAL_DEAL, {"game": row.id, "ended_hand": hand}).all()]
     knock_decks = second_deck.uses_second_deck(match.rules)
-    if knock_decks and match.is_over:
-        second_deck.reveal_all(row.id)
-    rows = move_writes.event_rows(row.id, row.last_seq or 0, events, action=action)
-    for hand, deck, salt, dealt in move_writes.deal_until_playable(match, row.id):  # several after a misdeal
-        commitment = deals.commitment(salt, deck)
-        over = views.over_already(match, hand)  # misdealt: over already, its deck shown with this change
-        dealt_row = {"game_id": row.id, "hand": hand, "deck": deck, "salt": salt, "commitment": commitment,
-                     "revealed": over, "created_at": utcnow()}
-        connection.write(move_writes.INSERT_DEAL, dealt_row, tuple(dealt_row))
-        rows += move_writes.event_rows(row.id, rows[-1]["seq"] if rows else row.last_seq or 0, dealt)
-        events = [*events, *dealt]
-        if over:
-            revealed.append((hand, deck, salt, commitment))
+    revealed, commitment, rows, events = _hands(connection, row, match, action, events)
     hooks = move_reads.hooks_wanted(row)
     # On PostgreSQL, with no hook to see them first, the events ride in the games UPDATE (save)
     folded = rows if connection.dialect.name == "postgresql" and not hooks and not table else None
@@ -152,8 +134,31 @@ def record(connection, row, match, actor: int | None, action, events: list[dict]
     return version, seat_views[row.seat], texts[row.seat]
 
 
-def load_match(state: dict) -> Match | TableGame:
-    return TableGame.from_dict(state) if is_table_state(state) else Match.from_dict(state)
+def _hands(connection, row, match, action, events: list[dict]) -> tuple[list[tuple], str | None, list[dict], list]:
+    """The hands this change ended revealed, the next ones dealt (several after a misdeal) and the
+    events' rows numbered: (the revealed deals, the current hand's commitment, the rows, the
+    events with the deals')."""
+    revealed = move_reads.revealed_of(row.revealed)
+    commitment = row.latest_commitment if row.latest_hand == match.hand_number else None
+    ended = [] if row.state is None else match.take_ended() if isinstance(match, TableGame) else \
+        [match.hand_number] if match.needs_deal or match.is_over else []
+    for hand in ended:  # those hands are over: their decks are shown to every seat
+        shown = connection.execute(move_writes.REVEAL_DEAL, {"game": row.id, "ended_hand": hand}).all()
+        revealed += [tuple(deal) for deal in shown]
+    if match.is_over and second_deck.uses_second_deck(match.rules):
+        second_deck.reveal_all(row.id)
+    rows = move_writes.event_rows(row.id, row.last_seq or 0, events, action=action)
+    for hand, deck, salt, dealt in move_writes.deal_until_playable(match, row.id):
+        commitment = deals.commitment(salt, deck)
+        over = views.over_already(match, hand)  # misdealt: over already, its deck shown with this change
+        dealt_row = {"game_id": row.id, "hand": hand, "deck": deck, "salt": salt, "commitment": commitment,
+                     "revealed": over, "created_at": utcnow()}
+        connection.write(move_writes.INSERT_DEAL, dealt_row, tuple(dealt_row))
+        rows += move_writes.event_rows(row.id, rows[-1]["seq"] if rows else row.last_seq or 0, dealt)
+        events = [*events, *dealt]
+        if over:
+            revealed.append((hand, deck, salt, commitment))
+    return revealed, commitment, rows, events
 
 
 def driver() -> driver_sql.Driver:

@@ -107,10 +107,13 @@ def read_seat(game_id: str, token: str) -> tuple[Game, int]:
 
 
 def load_match(game: Game) -> Match | TableGame | None:
-    """The game's match: a `Match` for two seats, a `TableGame` for three or four (table_games.py)."""
-    if game.state is None:
-        return None
-    return TableGame.from_dict(game.state) if is_table_state(game.state) else Match.from_dict(game.state)
+    """The game's match (None until every seat is taken)."""
+    return None if game.state is None else match_from_state(game.state)
+
+
+def match_from_state(state: dict) -> Match | TableGame:
+    """A stored match: a `Match` for two seats, a `TableGame` for 3 to 8 (table_game.py)."""
+    return TableGame.from_dict(state) if is_table_state(state) else Match.from_dict(state)
 
 
 def lock_game(game_id: str) -> Game | None:

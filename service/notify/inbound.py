@@ -294,7 +294,7 @@ def play_reply(msg: EmailMessage, message_id: str, game_id: str, seat: int, vers
                     row = move_reads.lock_seat(connection, game_id, seat)
                     if row.state is None:
                         raise Problem("game-not-started", "the game starts when every seat is taken with its invite code")
-                    action = resolve(command, seat_view(moves.load_match(row.state), seat))
+                    action = resolve(command, seat_view(store.match_from_state(row.state), seat))
                     context = dispatch.reply_context.set(dispatch.MailReply(
                         seat, played + [str(command)], message_id, since) if last else None)
                     try:

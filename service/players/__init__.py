@@ -18,21 +18,17 @@ def init_app(app) -> None:
     """Register the routes; the change hook that feeds players' streams (registered after notify's:
     a `your_turn` is written after the mails); a player's token as an opener of its bound seats;
     the stream's old events to the sweep of old rows; the wake-up's read of players' streams."""
-    from sqlalchemy import exists
-
     from ..core import wakeup
     from ..core.extensions import api
     from ..games import changes
     from ..notify import sweeps
     from . import feed
     from .challenge_routes import challenge_routes
-    from .models import PlayerSeat
     from .routes import players
     from .table_routes import table
     for blueprint in (players, challenge_routes, table):
         api.register_blueprint(blueprint)
-    # feed.after_change has work only when a seat of the game is bound to a player
-    changes.on_change(feed.after_change, wanted=lambda game_id: exists().where(PlayerSeat.game_id == game_id))
+    changes.on_change(feed.after_change, wanted=feed.has_bound_seats)
     changes.seat_openers.register(feed.bound_seat)
     sweeps.old_rows.register(feed.forget_before)
     wakeup.watch_versions("player:", feed.NEWEST_EVENTS, int)

@@ -7,7 +7,7 @@ The stream's `id` is that number: a client resuming with Last-Event-ID gets ever
 """
 from __future__ import annotations
 
-from sqlalchemy import bindparam, delete, select, update
+from sqlalchemy import bindparam, delete, exists, select, update
 
 from ..core import wakeup
 from ..core.extensions import db
@@ -80,6 +80,11 @@ _NAMES = select(Seat.seat, Seat.name).where(Seat.game_id == bindparam("game"))
 def bound_seats(game_id: str) -> dict[int, int]:
     """{seat: player id} for the seats of the game that players hold."""
     return dict(db.session.connection().execute(_BOUND, {"game": game_id}).all())
+
+
+def has_bound_seats(game_id):
+    """The SQL truth value under which after_change has work: a seat of the game is bound to a player."""
+    return exists().where(_bound.c.game_id == game_id)
 
 
 def after_change(game, match, actor: int | None, events: list[dict]) -> None:

@@ -39,7 +39,7 @@ class SeriesRecord(db.Model):
 
 class SeriesGame(db.Model):
     """A game of a series, numbered 1, 2, ... in the order played. The game's end records its
-    result in the series (a store.on_change hook, in the same transaction)."""
+    result in the series (a games.changes hook, in the same transaction)."""
 
     __tablename__ = "series_games"
 

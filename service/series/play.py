@@ -1,6 +1,6 @@
 """A series between two players: offered by one (naming the other), accepted or declined by the
 other; accepting makes game 1, and every game's end records its result in the series and makes the
-next game, in the same transaction (`after_change`, a store.on_change hook), until the engine's
+next game, in the same transaction (`after_change`, a games.changes hook), until the engine's
 Series says the series is decided. Seats come from Series.next_seating (the players change seats
 each game); every game's seats are bound to the two players, so their player tokens open them.
 """
@@ -127,7 +127,7 @@ def in_a_series(game_id):
 
 
 def after_change(game, match, actor, events) -> None:
-    """store.on_change hook: when a game of a series ends, record its result and make the next game,
+    """The change hook (games.changes): when a game of a series ends, record its result and make the next game,
     or mark the series decided, in the same transaction as the game's end."""
     if not match.is_over:
         return
