@@ -95,6 +95,14 @@ WORKER_CLASSES = {  # what `--worker-class` each name stands for; "gevent" is th
 }
 
 
+def worker_options(worker_class: str, cwd) -> list[str]:
+    """WORKER_CLASSES' options for the tree gunicorn runs in: bench/bench_load.py's ratio also
+    serves an older tree, which kept the gevent worker's config in service/server.py."""
+    if worker_class == "gevent" and not (Path(cwd) / "service" / "core" / "server.py").exists():
+        return ["-c", "python:service.server"]
+    return WORKER_CLASSES[worker_class]
+
+
 def launch_gunicorn(app_spec: str, env: dict, ready, workers: int = 2, log_path=None, cwd=ROOT,
                     worker_class: str = "gevent"):
     """Run `gunicorn app_spec` on a free loopback port, by default as the Procfile runs it
@@ -103,7 +111,7 @@ def launch_gunicorn(app_spec: str, env: dict, ready, workers: int = 2, log_path=
     port = free_port()
     log = open(log_path, "ab") if log_path else subprocess.DEVNULL
     process = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", *WORKER_CLASSES[worker_class], "--workers", str(workers),
+        [sys.executable, "-m", "gunicorn", *worker_options(worker_class, cwd), "--workers", str(workers),
          "--bind", f"127.0.0.1:{port}", app_spec],
         cwd=cwd, env={**os.environ, **env}, stdout=log, stderr=log)
     base_url = f"http://127.0.0.1:{port}"

@@ -11,7 +11,7 @@ import types
 
 import pytest
 
-from service.games import deals, store
+from service.games import deals, seating
 from service.rules import full_deck
 from tests.api.helpers import secret_cards, stored_game
 
@@ -36,7 +36,7 @@ def mahjong_game(nclient, notify_app, monkeypatch):
     real = deals.shuffled_deck
     decks = iter([stacked_deck()])
     monkeypatch.setattr(deals, "shuffled_deck", lambda: next(decks, None) or real())
-    monkeypatch.setattr(store, "secrets", types.SimpleNamespace(randbelow=lambda n: 1))  # Bob deals first
+    monkeypatch.setattr(seating, "secrets", types.SimpleNamespace(randbelow=lambda n: 1))  # Bob deals first
     game = start_game(nclient, rules={"preset": "mahjong_gin", "target": 10},
                       contact0={"email": ANN}, contact1={"email": BOB})
     deliver(notify_app)
