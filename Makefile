@@ -7,6 +7,8 @@ PY     := $(VENV)/bin/python
 FLASK  := $(PY) -m flask --app service
 PORT   ?= 8000
 WORKERS ?= 2
+# pytest-xdist: the suite across two processes (this machine's two cores); PYTEST_ARGS= runs it in one.
+PYTEST_ARGS ?= -n 2 --dist worksteal
 
 .PHONY: run test install migrate openapi bench clean
 
@@ -29,7 +31,7 @@ run: migrate
 # every test.
 test: install
 	$(VENV)/bin/lint-imports
-	$(PY) -m pytest
+	$(PY) -m pytest $(PYTEST_ARGS)
 
 # Regenerate openapi.yaml from the code's schemas (tests/api/test_openapi.py fails when it drifts).
 openapi: install

@@ -60,7 +60,10 @@ for i in range(N):
     else:
         tables.append(newgame())
 if url.startswith("postgresql"):
-    from service.core.extensions import db
+    try:
+        from service.core.extensions import db
+    except ImportError:  # a tree from before the layout of issue 23
+        from service.extensions import db
     with app.app_context():
         db.engine.dispose()
     with eng.begin() as c:

@@ -1,13 +1,10 @@
-"""Transactions, locking, loading and saving: everything the routes do to the database.
+"""Transactions, the game's lock, and loading a game by the token that opens one of its seats.
 
-Every change to a game happens inside `transaction()` after `lock_seat` (or `join_game`) took
-the game's row lock: SELECT ... FOR UPDATE on PostgreSQL; on SQLite every writing transaction
-begins with BEGIN IMMEDIATE (see database.configure_sqlite). On top of the lock, the games.version
-column is checked in the UPDATE itself (SQLAlchemy's version_id_col), so two changes to one game
-can never both be applied.
-
-Every change ends by storing both seats' views at the new version (`publish_views`), so that a
-GET, by far the most frequent request, is one indexed read of the seat's row (`read_view`).
+Every change to a game happens inside `transaction()` (or a move's own, games/moves.py) after the
+game's row lock was taken: SELECT ... FOR UPDATE on PostgreSQL; on SQLite every writing
+transaction begins with BEGIN IMMEDIATE (see core/database.configure_sqlite). On top of the lock,
+the games.version column is checked in the UPDATE itself, so two changes to one game can never
+both be applied. Every change ends by storing every seat's view (views.py), which a GET answers.
 """
 from __future__ import annotations
 

@@ -105,7 +105,7 @@ function renderTwoSeatParts(next) {
   renderSheet($("sheet-table"), next, playerNames());
   const deadlinePassed = next.deadline && Date.parse(next.deadline) < Date.now();
   $("claim").hidden = !(next.status === "active" && next.to_move !== next.seat && deadlinePassed);
-  if (next.last_hand && next.last_hand.hand > (seat.endSeen || 0) && $("hand-end").hidden) {
+  if (newerHandEnd(next.last_hand)) {
     renderHandEnd($("hand-end"), next.last_hand, next, playerNames(), (seat.commitments || {})[next.last_hand.hand], closeHandEnd);
   }
   extras(next);
@@ -124,15 +124,26 @@ function renderTableParts(table) {
     && !table.sides[table.side].includes(b.to_move) && Date.parse(b.deadline) < Date.now());
   $("claim").hidden = !(table.status === "active" && late);
   const last = table.last_hand;
-  if (last && last.hand > (seat.endSeen || 0) && $("hand-end").hidden) {
+  if (newerHandEnd(last)) {
     const local = localRecord(table, last);
     renderHandEnd($("hand-end"), local.record, local.view, local.names, (seat.commitments || {})[last.hand], closeHandEnd);
   }
   extras(table);  // watch links, and the rematch once the match is over
 }
 
+// A hand's end is shown until its Continue; a newer one (the next hand ended meanwhile, the match's
+// last hand above all) takes the panel's place at once. Continue marks the hand shown as seen,
+// never a newer one the panel did not show.
+function newerHandEnd(record) {
+  const panel = $("hand-end");
+  if (!record || record.hand <= (seat.endSeen || 0)) return false;
+  if (!panel.hidden && record.hand <= Number(panel.dataset.hand || 0)) return false;
+  panel.dataset.hand = String(record.hand);
+  return true;
+}
+
 function closeHandEnd() {
-  seat = saveSeat(gameId, { endSeen: shown.last_hand.hand });
+  seat = saveSeat(gameId, { endSeen: Number($("hand-end").dataset.hand) });
   $("hand-end").hidden = true;
   ($("moves").querySelector("button") || $("hand-groups").querySelector("button") || $("main")).focus();
 }

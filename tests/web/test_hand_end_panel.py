@@ -1,0 +1,75 @@
+"""The hand that decides the match is shown (issue 24, the first defect a first match found): a
+hand's end panel left open while the next hands are played gives way to the newer hand's, and at
+the match's end every page shows the final hand's two hands and its deck check, after the last
+knock and after a reload. The moves are made over the API; the pages only watch, as a player
+who leaves the panel open does."""
+from __future__ import annotations
+
+import re
+
+import requests
+
+from tests.api.helpers import choose
+
+from .test_browser import wait_until
+
+
+def api(site, method: str, path: str, token: str | None = None, body=None):
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    response = requests.request(method, site.base_url + path, json=body, headers=headers, timeout=30)
+    assert response.status_code in (200, 201), response.text
+    return response.json()
+
+
+def play_until(site, game_id: str, tokens: dict[int, str], done) -> dict:
+    """Moves by the tests' simple policy until done(seat 0's view); returns that view."""
+    for _ in range(3000):
+        view = api(site, "GET", f"/games/{game_id}", tokens[0])
+        if done(view):
+            return view
+        seat = view["to_move"]
+        mine = view if seat == 0 else api(site, "GET", f"/games/{game_id}", tokens[1])
+        api(site, "POST", f"/games/{game_id}/actions", tokens[seat], choose(mine))
+    raise AssertionError("the match did not get there")
+
+
+def panel_title(page) -> str:
+    return page.locator("#hand-end-title").inner_text() if page.locator("#hand-end").is_visible() else ""
+
+
+def test_the_final_hand_is_shown_though_an_earlier_hands_panel_was_left_open(site, new_context):
+    created = api(site, "POST", "/games", body={"name": "Ann", "rules": {"preset": "standard", "target": 25}})
+    game_id = created["game_id"]
+    joined = api(site, "POST", f"/games/{game_id}/join", body={"name": "Bob", "invite_code": created["invite_code"]})
+    tokens = {0: created["token"], 1: joined["token"]}
+    pages = {}
+    for seat, token in tokens.items():
+        page = new_context().new_page()
+        page.goto(f"{site.base_url}/play/{game_id}#token={token}")
+        wait_until(lambda: page.locator("#title").inner_text().startswith(("Ann v", "Bob v")), "the seat page")
+        pages[seat] = page
+
+    first = play_until(site, game_id, tokens, lambda view: view["last_hand"] is not None)
+    first_hand = first["last_hand"]["hand"]
+    for page in pages.values():  # the first hand's end, left open: nobody clicks Continue
+        wait_until(lambda: panel_title(page).startswith(f"Hand {first_hand}"), "the first hand's panel")
+
+    final = play_until(site, game_id, tokens, lambda view: view["status"] == "finished")
+    last = final["last_hand"]
+    assert last["hand"] > first_hand, "the match took more than one hand"
+    for page in pages.values():
+        wait_until(lambda: panel_title(page).startswith(f"Hand {last['hand']}"), "the final hand's panel")
+        wait_until(lambda: page.locator("#hand-end [data-verified]").count(), "the final deck's check")
+        assert page.locator("#hand-end [data-verified]").get_attribute("data-verified") == "true"
+        text = page.locator("#hand-end").inner_text()
+        assert "Deck verified" in text and ("Deadwood" in text or "held" in text)
+
+    # A reload shows it again (only its own Continue marks it seen), and Continue then closes it.
+    for page in pages.values():
+        page.reload()
+        wait_until(lambda: panel_title(page).startswith(f"Hand {last['hand']}"), "the final hand after a reload")
+        page.get_by_role("button", name="Continue").click()
+        wait_until(lambda: page.locator("#hand-end").is_hidden(), "the panel closed")
+        page.reload()
+        wait_until(lambda: re.search(r"\S", page.locator("#status").inner_text() or ""), "the page")
+        assert page.locator("#hand-end").is_hidden()
