@@ -105,7 +105,7 @@ def links(game_id: str) -> dict:
 @problems(games, "malformed-json", "payload-too-large", "unsupported-media-type", "validation-error",
           "invalid-option", "too-many-confirmations", "too-many-invitations", "invitation-refused")
 def create_game(args):
-    """Create a game of 2, 3 or 4 seats and take seat 0. The token and the invite codes (one per
+    """Create a game of 2, 3, 4, 6 or 8 seats and take seat 0. The token and the invite codes (one per
     other seat) are shown once only; `invite_emails` mails each seat its own code."""
     rules = Rules.from_dict(args["rules"])
     with store.transaction():

@@ -33,7 +33,7 @@ def check_seats(rules: Rules, seats: int) -> None:
 
 def open_game(rules: Rules, name: str, seats: int = 2,
               move_time_hours: int | None = deadlines.DEFAULT_MOVE_TIME_HOURS) -> tuple[Game, str, dict[int, str]]:
-    """A new game of `seats` seats (2, 3 or 4) with the creator in seat 0; returns it, the
+    """A new game of `seats` seats (2, 3, 4, 6 or 8) with the creator in seat 0; returns it, the
     creator's token and an invite code per other seat ({seat: code}): each opens its own seat."""
     check_seats(rules, seats)
     token, invites = new_token(), {seat: new_invite_code() for seat in range(1, seats)}

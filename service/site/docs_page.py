@@ -30,7 +30,8 @@ def render(spec: dict) -> str:
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f'<title>{title}</title><link rel="stylesheet" href="/assets/site.css"></head>'
         '<body><header class="top"><nav aria-label="Site"><a class="brand" href="/">Gin Rummy</a>'
-        '<a href="/my-games">My games</a><a href="/docs">API</a></nav></header><main id="main" class="docs">'
+        '<a href="/my-games">My games</a><a href="/player">Player</a><a href="/docs">API</a></nav></header>'
+        '<main id="main" class="docs">'
         f"<h1>{title}</h1>"
         '<p>The machine-readable contract: <a href="/openapi.json">/openapi.json</a> or '
         '<a href="/openapi.yaml">/openapi.yaml</a> (also checked in as openapi.yaml). A whole turn with '

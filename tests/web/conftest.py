@@ -58,8 +58,9 @@ class Site:
 
 @pytest.fixture(scope="session")
 def site(tmp_path_factory):
-    """The service under gunicorn (2 workers x 8 threads, so held long-polls never block a
-    move) on a loopback port; BASE_URL is its own address, so mails link back to it."""
+    """The service under gunicorn (2 workers x 32 threads, so held long-polls, a closed page's too
+    until its stream's next keep-alive, never block a move) on a loopback port; BASE_URL is its own
+    address, so mails link back to it."""
     folder = tmp_path_factory.mktemp("web")
     database_url = f"sqlite:///{folder / 'web.sqlite3'}"
     mail = MailServer()
@@ -72,7 +73,7 @@ def site(tmp_path_factory):
                    cwd=ROOT, env=env, check=True, capture_output=True)
     with open(folder / "gunicorn.log", "ab") as log:
         process = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "--workers", "2", "--worker-class", "gthread", "--threads", "8",
+            [sys.executable, "-m", "gunicorn", "--workers", "2", "--worker-class", "gthread", "--threads", "32",
              "--bind", f"127.0.0.1:{port}", "service:create_app()"], cwd=ROOT, env=env, stdout=log, stderr=log)
     try:
         _wait_until_up(process, base_url)

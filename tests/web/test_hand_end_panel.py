@@ -1,8 +1,8 @@
 """The hand that decides the match is shown (issue 24, the first defect a first match found): a
 hand's end panel left open while the next hands are played gives way to the newer hand's, and at
 the match's end every page shows the final hand's two hands and its deck check, after the last
-knock and after a reload. The moves are made over the API; the pages only watch, as a player
-who leaves the panel open does."""
+knock and after a reload; the score sheet then explains its totals line by line (defect 3). The
+moves are made over the API; the pages only watch, as a player who leaves the panel open does."""
 from __future__ import annotations
 
 import re
@@ -37,8 +37,32 @@ def panel_title(page) -> str:
     return page.locator("#hand-end-title").inner_text() if page.locator("#hand-end").is_visible() else ""
 
 
-def test_the_final_hand_is_shown_though_an_earlier_hands_panel_was_left_open(site, new_context):
-    created = api(site, "POST", "/games", body={"name": "Ann", "rules": {"preset": "standard", "target": 25}})
+def sheet_rows(page) -> list[tuple[str, list[int]]]:
+    """The score sheet's body: (line, the points in each column; 0 for an empty cell)."""
+    rows = page.evaluate("""() => [...document.querySelectorAll('#sheet-table tbody tr')].map((r) =>
+        [r.dataset.line || 'hand', [...r.querySelectorAll('td')].slice(1).map((td) => td.textContent)])""")
+    return [(line, [int(cell or 0) for cell in cells]) for line, cells in rows]
+
+
+def assert_sheet_adds_up(page, final: dict) -> None:
+    rows = sheet_rows(page)
+    lines = [line for line, _ in rows]
+    assert lines[-1] == "total" and "hand_points" in lines and "game_bonus" in lines, lines
+    hands = [cells for line, cells in rows if line == "hand"]
+    [subtotal] = [cells for line, cells in rows if line == "hand_points"]
+    bonuses = [cells for line, cells in rows if line not in ("hand", "hand_points", "total")]
+    total = rows[-1][1]
+    for column in range(len(total)):
+        assert subtotal[column] == sum(row[column] for row in hands), rows
+        assert total[column] == subtotal[column] + sum(row[column] for row in bonuses), rows
+    seat = final["seat"]
+    assert total == [final["result"]["totals"][seat], final["result"]["totals"][1 - seat]], (total, final["result"])
+
+
+def first_hand_with_pages(site, new_context):
+    """A match to 50 watched by both seats' pages until its first hand's end shows on both, left
+    open; None when that hand ended the match already (a big gin can), so the caller deals again."""
+    created = api(site, "POST", "/games", body={"name": "Ann", "rules": {"preset": "standard", "target": 50}})
     game_id = created["game_id"]
     joined = api(site, "POST", f"/games/{game_id}/join", body={"name": "Bob", "invite_code": created["invite_code"]})
     tokens = {0: created["token"], 1: joined["token"]}
@@ -50,9 +74,16 @@ def test_the_final_hand_is_shown_though_an_earlier_hands_panel_was_left_open(sit
         pages[seat] = page
 
     first = play_until(site, game_id, tokens, lambda view: view["last_hand"] is not None)
-    first_hand = first["last_hand"]["hand"]
+    if first["status"] == "finished":
+        return None
     for page in pages.values():  # the first hand's end, left open: nobody clicks Continue
-        wait_until(lambda: panel_title(page).startswith(f"Hand {first_hand}"), "the first hand's panel")
+        wait_until(lambda: panel_title(page).startswith(f"Hand {first['last_hand']['hand']}"), "the first hand's panel")
+    return game_id, tokens, pages, first["last_hand"]["hand"]
+
+
+def test_the_final_hand_is_shown_though_an_earlier_hands_panel_was_left_open(site, new_context):
+    started = next(filter(None, (first_hand_with_pages(site, new_context) for _ in range(5))))
+    game_id, tokens, pages, first_hand = started
 
     final = play_until(site, game_id, tokens, lambda view: view["status"] == "finished")
     last = final["last_hand"]
@@ -63,6 +94,11 @@ def test_the_final_hand_is_shown_though_an_earlier_hands_panel_was_left_open(sit
         assert page.locator("#hand-end [data-verified]").get_attribute("data-verified") == "true"
         text = page.locator("#hand-end").inner_text()
         assert "Deck verified" in text and ("Deadwood" in text or "held" in text)
+    for page in pages.values():  # the match's end is no dead end, and no longer asks for a discard
+        assert page.locator("#next-game").is_visible() and page.locator('#next-game a[href="/"]').count() == 1
+        assert page.locator("#hand .hint").is_hidden() and page.locator("#hint-toggle").is_hidden()
+    assert_sheet_adds_up(pages[0], final)
+    assert_sheet_adds_up(pages[1], api(site, "GET", f"/games/{game_id}", tokens[1]))
 
     # A reload shows it again (only its own Continue marks it seen), and Continue then closes it.
     for page in pages.values():

@@ -46,8 +46,13 @@ const PLAIN = {
   "unreachable": "The server cannot be reached.",
 };
 
+// The link and invite refusals say all there is in their own words (the page adds where to go
+// next): the server's detail would only repeat them.
+const WHOLE = new Set(["invalid-token", "invalid-invite", "game-full", "invalid-link", "link-used", "link-expired"]);
+
 export function describe(error) {
   if (!(error instanceof ApiError)) return String(error && error.message || error);
   const plain = PLAIN[error.code];
-  return plain ? `${plain} (${error.message})` : error.message;
+  if (!plain) return error.message;
+  return WHOLE.has(error.code) ? plain : `${plain} (${error.message})`;
 }

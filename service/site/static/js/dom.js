@@ -16,10 +16,15 @@ export function $(id) { return document.getElementById(id); }
 
 export function show(node, visible) { node.hidden = !visible; }
 
+// The time to a deadline in the words the mails use (notify/scene.py's duration): "2 days 23 h",
+// "5 h 10 min", "40 min", so a page and a mail about one moment say the same.
+export function duration(ms) {
+  const total = Math.floor(ms / 60000), days = Math.floor(total / 1440), hours = Math.floor(total / 60) % 24;
+  if (days) return `${days} day${days === 1 ? "" : "s"} ${hours} h`;
+  return hours ? `${hours} h ${total % 60} min` : `${total % 60} min`;
+}
+
 export function timeLeft(iso, now = Date.now()) {
   const ms = Date.parse(iso) - now;
-  if (ms <= 0) return "time is up";
-  const hours = Math.floor(ms / 3600000), minutes = Math.floor(ms / 60000) % 60;
-  if (hours >= 48) return `${Math.floor(hours / 24)} days left`;
-  return hours ? `${hours} h ${minutes} min left` : `${minutes} min left`;
+  return ms <= 0 ? "time is up" : `${duration(ms)} left`;
 }

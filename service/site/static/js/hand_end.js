@@ -5,6 +5,7 @@ import { checkDeal } from "./verify.js";
 
 const RESULTS = { gin: "went gin", big_gin: "declared Big Gin", undercut: "knocked and was undercut",
                   tie: "knocked: a tie", knock: "knocked" };
+const ENDED_BY = { gin: "gin", big_gin: "Big Gin" };  // the heading over the hand that ended it
 
 function cardsLine(label, cards) {
   return el("p", {}, `${label}: `, el("span", { class: "cards-text", "aria-label": spokenList(cards) || "none" }, cardList(cards) || "none"));
@@ -28,7 +29,7 @@ export async function renderHandEnd(section, record, view, playerNames, seenComm
     for (const seat of (view.seat === 1 ? [1, 0] : [0, 1])) parts.push(cardsLine(`${who(seat)} held`, record.hands[String(seat)]));
   } else {
     const defender = 1 - record.knocker;
-    parts.push(el("h3", {}, `${who(record.knocker)} (knocked)`),
+    parts.push(el("h3", {}, `${who(record.knocker)} (${ENDED_BY[record.result] || "knocked"})`),
       ...record.knocker_melds.map((m) => cardsLine("Meld", m)),
       cardsLine(`Deadwood (${record.knocker_points})`, record.knocker_deadwood),
       el("h3", {}, `${who(defender)}`),

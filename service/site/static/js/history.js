@@ -5,7 +5,8 @@ import { el } from "./dom.js";
 const RESULTS = { gin: "went gin", big_gin: "declared Big Gin", undercut: "knocked and was undercut",
                   tie: "knocked; a tie", knock: "knocked" };
 
-export function narrate(event, view, playerNames) {
+// `next` is the event after this one: a knock followed by a gin's hand end is told as a gin.
+export function narrate(event, view, playerNames, next = null) {
   const who = (seat) => (seat === view.seat ? "You" : playerNames[seat] || "Your opponent");
   const actor = who(event.seat);
   switch (event.type) {
@@ -21,7 +22,10 @@ export function narrate(event, view, playerNames) {
       return event.from === "discard" ? `${actor} took ${face(event.card)} from the pile.`
         : `${actor} drew from the stock${event.card ? ` (${face(event.card)})` : ""}.`;
     case "discard": return `${actor} discarded ${face(event.card)}.`;
-    case "knock": return `${actor} knocked${event.discard ? `, discarding ${face(event.discard)} face down` : ""}.`;
+    case "knock": {
+      const gin = next && next.type === "hand_end" && next.record && next.record.result === "gin";
+      return `${actor} ${gin ? "went gin" : "knocked"}${event.discard ? `, discarding ${face(event.discard)} face down` : ""}.`;
+    }
     case "big_gin": return `${actor} declared Big Gin.`;
     case "meld": return `${actor} laid ${cardList(event.cards)} on the table (meld ${event.meld + 1}).`;
     case "add_on": return `${actor} added ${face(event.card)} to meld ${event.meld + 1}.`;
@@ -39,6 +43,6 @@ export function narrate(event, view, playerNames) {
 }
 
 export function renderHistory(list, events, view, playerNames, narrateOne = narrate) {
-  const lines = events.map((e) => narrateOne(e, view, playerNames)).filter(Boolean).reverse();
+  const lines = events.map((e, i) => narrateOne(e, view, playerNames, events[i + 1] || null)).filter(Boolean).reverse();
   list.replaceChildren(...lines.slice(0, 200).map((line) => el("li", {}, line)));
 }

@@ -67,7 +67,12 @@ function render(next) {
   $("table").dataset.version = String(next.version);  // the ETag's number: lets a test tell a new view from an old
   if (isTable(next)) renderTableParts(next);
   else renderTwoSeatParts(next);
-  $("own-board").hidden = !view;
+  // Before the second seat is taken there is no board to show (no cards, no stock, no hints); after
+  // the match, no prompt to discard, and the way on: a new game, or the games kept in this browser.
+  const over = next.status === "finished";
+  $("own-board").hidden = !view || next.status === "waiting_for_opponent";
+  for (const prompt of $("hand").querySelectorAll(".hint-line, .hint")) prompt.hidden = over;
+  $("next-game").hidden = !over;
   if (view) {
     renderOpponent(view);
     renderMiddle(view);
@@ -76,6 +81,9 @@ function render(next) {
   }
   renderMahjong(view, isTable(next) ? [] : playerNames(), act);  // Mahjong gin's table and moves
   $("resign").hidden = !next.can_resign;
+  // The tab says when it is this seat's turn, so a player in another tab sees it (issue 24).
+  const myTurn = next.status === "active" && view && view.to_move === view.seat;
+  document.title = (myTurn ? "(Your turn) " : "") + document.title.replace(/^\(Your turn\) /, "");
   if (focused) {
     const again = document.querySelector(`[data-key="${CSS.escape(focused)}"]`);
     if (again) again.focus();
@@ -201,21 +209,31 @@ async function act(action) {
   }
 }
 
+// What the seat may do now, in one sentence: every refused click says the same, so two hints never
+// contradict each other (during the upcard offer the stock is closed, a card cannot be discarded).
+function nextStep() {
+  if (!view || shown.status !== "active") return "The game is not being played now.";
+  if (view.to_move !== view.seat) return "It is not your turn.";
+  if (view.phase === "upcard_offer") return "Take the upcard (click the discard pile) or pass: the stock opens after.";
+  if (view.phase === "draw") return "Draw a card first: click the stock or the discard pile.";
+  if (view.phase === "discard") return "You have drawn: discard by clicking a card in your hand.";
+  return "Choose one of the moves below.";
+}
+
 function clickCard(card) {
   if (!view) return;
-  if (view.to_move !== view.seat) return notice("It is not your turn.");
-  if (view.phase !== "discard") return notice("Draw a card first: click the stock or the discard pile.");
+  if (view.to_move !== view.seat || view.phase !== "discard") return notice(nextStep());
   act({ type: "discard", card });
 }
 
 $("stock").addEventListener("click", () => {
   if (legal((a) => a.type === "draw" && a.from === "stock")) act({ type: "draw", from: "stock" });
-  else notice(view && view.to_move === view.seat ? "You cannot draw from the stock now." : "It is not your turn.");
+  else notice(nextStep());
 });
 $("pile").addEventListener("click", () => {
   if (legal((a) => a.type === "take_upcard")) act({ type: "take_upcard" });
   else if (legal((a) => a.type === "draw" && a.from === "discard")) act({ type: "draw", from: "discard" });
-  else notice(view && view.to_move === view.seat ? "You cannot take from the pile now." : "It is not your turn.");
+  else notice(nextStep());
 });
 $("order-toggle").addEventListener("click", () => setOrder(seat.order ? null : currentOrder()));
 $("hint-toggle").addEventListener("click", (event) => {
@@ -255,7 +273,7 @@ async function loadEvents() {
       if (data.next_after === null) break;
       after = data.next_after;
     }
-    const narrateOne = isTable(shown) ? (e, _, names) => narrateTableEvent(e, shown, names) : undefined;
+    const narrateOne = isTable(shown) ? (e, _, names, next) => narrateTableEvent(e, shown, names, next) : undefined;
     renderHistory($("events"), events, shown, playerNames(), narrateOne);
   } catch { /* the next view retries */ }
   loadingEvents = false;

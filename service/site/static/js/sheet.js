@@ -16,10 +16,25 @@ export function renderSheet(container, view, playerNames) {
       el("td", {}, `${RESULT[line.result] || line.result}, ${winner}`),
       ...games.flatMap((_, i) => [me, them].map((s) => el("td", {}, credited.includes(i) && line.winner === s ? String(line.points) : ""))));
   });
-  const totals = el("tr", { class: "totals" }, el("th", { scope: "row" }, "Total"), el("td", {}, "boxes " +
-      `${view.scores.hands_won[me]}–${view.scores.hands_won[them]}`),
+  const totals = el("tr", { class: "totals", "data-line": "total" }, el("th", { scope: "row" }, "Total"),
+    el("td", {}, "boxes " + `${view.scores.hands_won[me]}–${view.scores.hands_won[them]}`),
     ...games.flatMap((g) => [me, them].map((s) => el("td", {}, String((g.final || g).totals[s])))));
   container.replaceChildren(view.scores.sheet.length
-    ? el("table", { class: "sheet" }, el("thead", {}, head), el("tbody", {}, rows, totals))
+    ? el("table", { class: "sheet" }, el("thead", {}, head), el("tbody", {}, rows, bonusRows(view, games, [me, them]), totals))
     : el("p", {}, "No hand finished yet."));
+}
+
+// Once a game is closed its total holds bonuses besides the hands: each gets its own line, as on the
+// source texts' score sheets, so every total is the sum of the lines above it.
+function bonusRows(view, games, seats) {
+  if (!games.some((g) => g.final)) return [];
+  const box = view.rules.box_bonus;
+  const lines = [["hand_points", "Hands", "the points of the hands above"],
+    ["game_bonus", "Game bonus", "to the game's winner"],
+    ["box_bonus", "Boxes", `${box} for each hand won`],
+    ["shutout_bonus", "Shutout", "the loser won no hand"]];
+  return lines.filter(([key]) => key === "hand_points" || games.some((g) => g.final && g.final[key].some(Boolean)))
+    .map(([key, label, why]) => el("tr", { class: key === "hand_points" ? "subtotal" : "bonus", "data-line": key },
+      el("th", { scope: "row" }, label), el("td", {}, why),
+      ...games.flatMap((g) => seats.map((s) => el("td", {}, g.final ? String(g.final[key][s]) : "")))));
 }

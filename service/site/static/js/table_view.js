@@ -92,10 +92,10 @@ export function localRecord(table, record, names = tableNames(table)) {
 
 // One event in words. A board's events name its players by local seats: read them with the
 // board's names; the table's own events name table seats.
-export function narrateTableEvent(event, table, names = tableNames(table)) {
+export function narrateTableEvent(event, table, names = tableNames(table), next = null) {
   const prefix = table.format === "partnership" && event.board !== undefined ? `Board ${event.board + 1}: ` : "";
   if (event.seats && event.board !== undefined) {
-    const text = narrate(event, { seat: event.seats.indexOf(table.seat) }, event.seats.map((s) => names[s]));
+    const text = narrate(event, { seat: event.seats.indexOf(table.seat) }, event.seats.map((s) => names[s]), next);
     return text && prefix + text;
   }
   switch (event.type) {
