@@ -14,9 +14,10 @@ PYTEST_ARGS ?= -n 2 --dist worksteal
 
 # Reinstall when pyproject.toml changes; the stamp file keeps repeated runs fast.
 $(VENV)/.installed: pyproject.toml
+	@echo "Setting up $(VENV): the service and its test tools (a few minutes the first time)"
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test]'
+	$(PY) -m pip install --progress-bar off -e '.[test]'
 	touch $@
 
 install: $(VENV)/.installed
@@ -25,7 +26,7 @@ migrate: install
 	$(FLASK) db upgrade
 
 run: migrate
-	$(PY) -m gunicorn -c python:service.core.server --workers $(WORKERS) --bind 127.0.0.1:$(PORT) "service:create_app()"
+	PORT=$(PORT) $(PY) -m gunicorn -c python:service.core.server --workers $(WORKERS) --bind 127.0.0.1:$(PORT) "service:create_app()"
 
 # The layers first (lint-imports reads the contracts in pyproject.toml; docs/architecture.md), then
 # every test.

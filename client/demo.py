@@ -92,13 +92,13 @@ def wait_until_up(url: str, server: subprocess.Popen, timeout: float = 30.0) -> 
 
 
 def play_demo(url: str, rules: dict, names=("North", "South"), knock_at=None, poll_delay: float = 0.05,
-              wait: int = 0) -> dict:
+              wait: int = 30) -> dict:
     """Create a game, join it, let two bots play it out; returns seat 0's final view."""
     created = gin.Api(url).create_game({"name": names[0], "rules": rules})
     joined = gin.Api(url).join_game(created["game_id"], {"invite_code": created["invite_code"], "name": names[1]})
     game_id = created["game_id"]
-    # Both bots on one machine: by default poll briskly without long-polling (the server is on
-    # loopback, the match is short, and a long-poll holds one of the two sync workers).
+    # Each bot long-polls: the server answers the moment the other has moved (its gevent workers hold
+    # a waiting request for nothing), where polling on a timer spent a minute a match waiting.
     bot.play_all(url, [(game_id, created["token"]), (game_id, joined["token"])], knock_at=knock_at,
                  wait=wait, poll_delay=poll_delay, max_delay=max(poll_delay, 0.2))
     view, _ = gin.Api(url, created["token"]).view(game_id)
@@ -111,8 +111,8 @@ def main(argv: list[str] | None = None) -> int:
                                      epilog="example:\n  python -m client.demo --preset oklahoma --verbose")
     parser.add_argument("--preset", default="standard", help="rules preset (default standard)")
     parser.add_argument("--option", action="append", metavar="KEY=VALUE", help="override a rule (repeatable)")
-    parser.add_argument("--wait", type=int, default=0,
-                        help="bots long-poll this many seconds (default 0: quick polls on loopback)")
+    parser.add_argument("--wait", type=int, default=30,
+                        help="bots long-poll this many seconds (default 30; 0: poll on a timer instead)")
     parser.add_argument("--verbose", action="store_true", help="log every bot decision and the server's log")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,

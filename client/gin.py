@@ -333,13 +333,13 @@ def main(argv: list[str] | None = None) -> int:
         store = args.store = Store(config_path(args.config))
         return args.handler(args, store)
     except UsageError as exc:
-        print(f"gin: {exc}", file=sys.stderr)
+        print(f"gin: {args.style.text(str(exc))}", file=sys.stderr)
         return EXIT_USAGE
     except ServiceError as exc:
         hint = {"version-mismatch": " (the game changed while you moved: run `gin show`)",
                 "game-not-started": " (your opponent has not joined yet: send them the `gin join ...` line "
                                     "`gin new` printed, then `gin watch` waits for them)"}.get(exc.code, "")
-        print(f"gin: {exc.detail} [{exc.code}]{hint}", file=sys.stderr)
+        print(f"gin: {args.style.text(exc.detail)} [{exc.code}]{hint}", file=sys.stderr)
         return exit_status_of(exc)
     except NetworkError as exc:
         print(f"gin: {exc} [network]", file=sys.stderr)

@@ -2,6 +2,7 @@
 now), a table of three or four seats, how the last hand ended, deadlines."""
 from __future__ import annotations
 
+import re
 from datetime import datetime, timezone
 
 if __package__:  # part of the `client` package (or `gin_client`, installed alone)
@@ -22,6 +23,14 @@ class Style:
 
     def cards(self, cards) -> str:
         return " ".join(self.card(c) for c in cards) or "-"
+
+    def text(self, words: str) -> str:
+        """A server's (or our own) sentence with its cards in this style: errors say 8♠ as the
+        hand does, never 8S beside it."""
+        return CARD_IN_TEXT.sub(lambda m: self.card(m.group(0)), words) if self.symbols else words
+
+
+CARD_IN_TEXT = re.compile(r"(?<![\w'])[2-9TJQKA][CDHS](?![\w'])")  # "8S" as a word, not in a code or name
 
 
 def symbols_supported(stream) -> bool:

@@ -159,7 +159,8 @@ def cmd_play(args, store: Store) -> int:
     while True:
         if fresh:
             _remember(args, store, game_id, view)
-            _print_news(args, api, store, game_id, entry, view)
+            if fresh != "moved":  # after our own move, its result was told already: no news of it
+                _print_news(args, api, store, game_id, entry, view)
             _show(args, game_id, entry, view)
             fresh = False
         if view.get("status") == "finished" or view.get("phase") == "match_over":
@@ -200,11 +201,13 @@ def cmd_play(args, store: Store) -> int:
             else:
                 action = action_from_words(words, view)
             view = api.act(game_id, action, version=view.get("version"), key=uuid.uuid4().hex)
-            fresh = True
+            _remember(args, store, game_id, view)
+            gin_seats.tell_own_move(args, api, store, game_id, entry, view, action)
+            fresh = "moved"
         except UsageError as exc:
-            print(f"gin: {exc}")
+            print(f"gin: {args.style.text(str(exc))}")
         except ServiceError as exc:
-            print(f"gin: {exc.detail} [{exc.code}]")
+            print(f"gin: {args.style.text(exc.detail)} [{exc.code}]")
             view, _ = api.view(game_id)
         except EOFError:
             return EXIT_OK

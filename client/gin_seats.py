@@ -151,11 +151,17 @@ def _act(args, store: Store, action: dict) -> int:
     version = current_version(api, game_id, entry)
     view = api.act(game_id, action, version=version, key=uuid.uuid4().hex)
     _remember(args, store, game_id, view)
-    if not args.json:
-        lines = news(api, store, game_id, entry, view, args.style)  # the card drawn, the hand's end...
-        print("\n".join(lines) if lines else f"Done: {describe_action(action, args.style)}.")
+    tell_own_move(args, api, store, game_id, entry, view, action)
     _show(args, game_id, entry, view)
     return EXIT_OK
+
+
+def tell_own_move(args, api: Api, store: Store, game_id: str, entry: dict, view: dict, action: dict) -> None:
+    """What the seat's own move did (the card drawn, the hand's end...), told as its result, never
+    as news "since you looked": the events it made are marked seen."""
+    if not args.json:
+        lines = news(api, store, game_id, entry, view, args.style)
+        print("\n".join(lines) if lines else f"Done: {describe_action(action, args.style)}.")
 
 
 def current_version(api: Api, game_id: str, entry: dict):

@@ -8,7 +8,9 @@ import os
 from flask import current_app
 
 DEFAULTS: dict = {
-    "BASE_URL": "http://127.0.0.1:8000",  # public URL of the service, for links in mails
+    # The public URL of the service, for links in mails: by default the address `make run` serves,
+    # whose port follows PORT (`make run PORT=9000`), so a game's first mails never link elsewhere.
+    "BASE_URL": lambda: f"http://127.0.0.1:{os.environ.get('PORT') or 8000}",
 }
 _TYPES: dict = {}
 

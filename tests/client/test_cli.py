@@ -187,6 +187,8 @@ def test_errors_are_one_line_with_a_code_and_an_exit_status(players):
     missing = next(c for c in (r + s for s in "CDHS" for r in "A23456789TJQK") if c not in view["hand"])
     not_held = player.run("discard", missing.lower(), check=3)
     assert "[card-not-in-hand]" in not_held.stderr and not_held.stderr.count("\n") == 1
+    named = gin.Style(symbols=True).card(missing)  # the card as the hand shows it (8♠), never 8S beside it
+    assert named in not_held.stderr and missing not in not_held.stderr, not_held.stderr
     assert player.json("show")["version"] == view["version"]  # nothing changed
 
     no_gin = gin.gin_action(view) is None and player.run("gin", check=3)

@@ -113,17 +113,27 @@ def test_gin_play_waits_for_the_opponent_then_takes_typed_moves(players):
     mine, _ = api.view(game_id)
     assert mine["to_move"] == mine["seat"]
     typed = " ".join(command_for(mine)).replace("10", "T")
+    printed = []  # what `gin play` prints, as it prints it
+    reader = threading.Thread(target=lambda: printed.extend(iter(lambda: sitting.stdout.read(1), "")), daemon=True)
+    reader.start()
     sitting.stdin.write(f"flyy\n{typed}\nquit\n")
     sitting.stdin.close()
     while api.view(game_id)[0]["version"] == mine["version"]:  # the typed move is made...
         assert sitting.poll() is None, sitting.stderr.read()
         time.sleep(0.1)
-    if sitting.poll() is None:  # ...and if it ended the turn, `gin play` waits again: Ctrl-C
+    # ...and its result told (after the second prompt, the one that read it)
+    give_up = time.monotonic() + 30
+    while "You " not in "gin> ".join("".join(printed).split("gin> ")[2:]) and time.monotonic() < give_up:
+        time.sleep(0.05)
+    if sitting.poll() is None:  # if it ended the turn, `gin play` waits again: Ctrl-C
         sitting.send_signal(signal.SIGINT)
     sitting.wait(timeout=60)
-    out, err = sitting.stdout.read(), sitting.stderr.read()
+    reader.join(timeout=10)
+    out, err = "".join(printed), sitting.stderr.read()
     assert "Playing game" in out and "gin>" in out and "Your turn" in out, out + err
     assert "unknown move 'flyy'" in out
+    after_move = "gin> ".join(out.split("gin> ")[2:])  # what followed the typed move: its result, not news
+    assert "You " in after_move and "Since you looked:" not in after_move, out
 
 
 def test_the_stream_iterator_outlives_a_server_restart_and_sees_the_move_after_it(restartable_server, monkeypatch):
