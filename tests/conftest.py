@@ -98,7 +98,7 @@ WORKER_CLASSES = {  # what `--worker-class` each name stands for; "gevent" is th
 def worker_options(worker_class: str, cwd) -> list[str]:
     """WORKER_CLASSES' options for the tree gunicorn runs in: bench/bench_load.py's ratio also
     serves an older tree, which kept the gevent worker's config in service/server.py."""
-    if worker_class == "gevent" and not (Path(cwd) / "service" / "core" / "server.py").exists():
+    if worker_class == "gevent" and (Path(cwd) / "service" / "server.py").exists():
         return ["-c", "python:service.server"]
     return WORKER_CLASSES[worker_class]
 
