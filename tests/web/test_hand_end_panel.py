@@ -1,7 +1,8 @@
 """The hand that decides the match is shown (issue 24, the first defect a first match found): a
 hand's end panel left open while the next hands are played gives way to the newer hand's, and at
 the match's end every page shows the final hand's two hands and its deck check, after the last
-knock and after a reload; the score sheet then explains its totals line by line (defect 3). The
+knock and after a reload; the score sheet then explains its totals line by line, on both seats'
+pages and a watcher's (defect 3). The
 moves are made over the API; the pages only watch, as a player who leaves the panel open does."""
 from __future__ import annotations
 
@@ -44,7 +45,8 @@ def sheet_rows(page) -> list[tuple[str, list[int]]]:
     return [(line, [int(cell or 0) for cell in cells]) for line, cells in rows]
 
 
-def assert_sheet_adds_up(page, final: dict) -> None:
+def assert_sheet_adds_up(page, totals: list[int]) -> None:
+    """Each column's total is the sum of the lines above it, and is the match's total shown."""
     rows = sheet_rows(page)
     lines = [line for line, _ in rows]
     assert lines[-1] == "total" and "hand_points" in lines and "game_bonus" in lines, lines
@@ -55,8 +57,12 @@ def assert_sheet_adds_up(page, final: dict) -> None:
     for column in range(len(total)):
         assert subtotal[column] == sum(row[column] for row in hands), rows
         assert total[column] == subtotal[column] + sum(row[column] for row in bonuses), rows
-    seat = final["seat"]
-    assert total == [final["result"]["totals"][seat], final["result"]["totals"][1 - seat]], (total, final["result"])
+    assert total == totals, (total, totals)
+
+
+def seat_totals(view: dict) -> list[int]:
+    """The match's totals as a seat's sheet shows them: its own column first."""
+    return [view["result"]["totals"][view["seat"]], view["result"]["totals"][1 - view["seat"]]]
 
 
 def first_hand_with_pages(site, new_context):
@@ -97,8 +103,14 @@ def test_the_final_hand_is_shown_though_an_earlier_hands_panel_was_left_open(sit
     for page in pages.values():  # the match's end is no dead end, and no longer asks for a discard
         assert page.locator("#next-game").is_visible() and page.locator('#next-game a[href="/"]').count() == 1
         assert page.locator("#hand .hint").is_hidden() and page.locator("#hint-toggle").is_hidden()
-    assert_sheet_adds_up(pages[0], final)
-    assert_sheet_adds_up(pages[1], api(site, "GET", f"/games/{game_id}", tokens[1]))
+    assert_sheet_adds_up(pages[0], seat_totals(final))
+    assert_sheet_adds_up(pages[1], seat_totals(api(site, "GET", f"/games/{game_id}", tokens[1])))
+    # A watcher's page has the same sheet, its columns seat 0's and seat 1's.
+    link = api(site, "POST", f"/games/{game_id}/watch-links", tokens[0])
+    watcher = new_context().new_page()
+    watcher.goto(f"{site.base_url}/watch/{game_id}#key={link['key']}")
+    wait_until(lambda: watcher.locator("#sheet-table tr.totals").count(), "the watcher's sheet")
+    assert_sheet_adds_up(watcher, final["result"]["totals"])
 
     # A reload shows it again (only its own Continue marks it seen), and Continue then closes it.
     for page in pages.values():

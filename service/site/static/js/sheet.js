@@ -3,15 +3,18 @@ import { el } from "./dom.js";
 
 const RESULT = { knock: "knock", gin: "gin", big_gin: "Big Gin", undercut: "undercut", tie: "tie", void: "void" };
 
+// A seat's sheet says "you" in its own columns; a watcher's (view.seat null) names both players.
 export function renderSheet(container, view, playerNames) {
   const games = view.scores.games;
-  const me = view.seat, them = 1 - view.seat;
+  const watcher = view.seat !== 0 && view.seat !== 1;
+  const me = watcher ? 0 : view.seat, them = 1 - me;
+  const label = (seat) => (seat === me && !watcher ? "you" : playerNames[seat]);
   const cols = games.map((_, i) => (games.length > 1 ? `Game ${i + 1}` : "Points"));
   const head = el("tr", {}, el("th", { scope: "col" }, "Hand"), el("th", { scope: "col" }, "Result"),
-    ...cols.flatMap((c) => [el("th", { scope: "col" }, `${c}: you`), el("th", { scope: "col" }, `${c}: ${playerNames[them]}`)]));
+    ...cols.flatMap((c) => [el("th", { scope: "col" }, `${c}: ${label(me)}`), el("th", { scope: "col" }, `${c}: ${label(them)}`)]));
   const rows = view.scores.sheet.map((line) => {
     const credited = line.games_credited || (line.winner !== null ? [0] : []);
-    const winner = line.winner === null || line.winner === undefined ? "nobody" : line.winner === me ? "you" : playerNames[them];
+    const winner = line.winner === null || line.winner === undefined ? "nobody" : label(line.winner);
     return el("tr", {}, el("th", { scope: "row" }, String(line.hand)),
       el("td", {}, `${RESULT[line.result] || line.result}, ${winner}`),
       ...games.flatMap((_, i) => [me, them].map((s) => el("td", {}, credited.includes(i) && line.winner === s ? String(line.points) : ""))));

@@ -7,6 +7,7 @@ import { call, describe } from "./api.js";
 import { cardList, cardNode, face, spokenList } from "./cards.js";
 import { $, el, timeLeft } from "./dom.js";
 import { tableMelds } from "./mahjong.js";
+import { renderSheet } from "./sheet.js";
 import { renderTableHeading, renderTablePanel, renderTableSheet } from "./table_panel.js";
 import { isTable, localRecord, tableNames, tableStatus, tableTitle } from "./table_view.js";
 
@@ -44,6 +45,8 @@ function draw(view) {
   $("mahjong").hidden = !Array.isArray(view.table);  // Mahjong gin's melds on the table
   if (Array.isArray(view.table)) $("mahjong").replaceChildren(el("h2", { id: "mahjong-title" }, "Melds on the table"), tableMelds(view, names));
   drawLastHand(view.last_hand, names);
+  renderSheet($("sheet-table"), view, names);  // every total explained line by line, as the seats see it
+  $("sheet").hidden = false;
   $("watched").hidden = false;
 }
 
