@@ -1,0 +1,77 @@
+"""Accessibility held by a tool (issue 24): axe-core (the copy axe-playwright-python ships) runs in
+Chromium on every page a player meets (the landing page, joining, a seat at 2, 3, 4 and 8 seats,
+a hand's end, a match's end, my games, the player page, a watch page and the docs) at 1280 and
+360 px, and finds no violation of the WCAG 2.1 A and AA rules."""
+from __future__ import annotations
+
+import pytest
+import requests
+
+from .conftest import DESKTOP, PHONE
+from .test_browser import wait_until
+from .test_hand_end_panel import play_until
+
+WCAG = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]},
+        "resultTypes": ["violations"]}
+
+
+def api(site, method: str, path: str, token: str | None = None, body=None) -> dict:
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    response = requests.request(method, site.base_url + path, json=body, headers=headers, timeout=30)
+    assert response.status_code in (200, 201), response.text
+    return response.json()
+
+
+def table(site, seats: int) -> tuple[str, str]:
+    created = api(site, "POST", "/games", body={"name": "Ann", "seats": seats})
+    for invite in created["invites"]:
+        api(site, "POST", f"/games/{created['game_id']}/join",
+            body={"invite_code": invite["invite_code"], "name": f"P{invite['seat']}"})
+    return created["game_id"], created["token"]
+
+
+@pytest.fixture(scope="module")
+def pages(site) -> dict[str, tuple[str, str]]:
+    """Each page to check: (its address, the text that says it has drawn itself)."""
+    found = {"landing": ("/", "body"), "my games": ("/my-games", "#games"), "player": ("/player", "main"),
+             "docs": ("/docs", "#problems")}
+    waiting = api(site, "POST", "/games", body={"name": "Ann"})
+    found["join"] = (f"/join/{waiting['game_id']}#invite={waiting['invite_code']}", "form")
+    created = api(site, "POST", "/games", body={"name": "Ann", "rules": {"preset": "standard", "target": 50}})
+    game_id = created["game_id"]
+    joined = api(site, "POST", f"/games/{game_id}/join", body={"name": "Bob", "invite_code": created["invite_code"]})
+    tokens = {0: created["token"], 1: joined["token"]}
+    found["seat of 2"] = (f"/play/{game_id}#token={tokens[0]}", "#hand-groups button")
+    ended = api(site, "POST", "/games", body={"name": "Ann", "rules": {"preset": "standard", "target": 500}})
+    ended_tokens = {0: ended["token"], 1: api(site, "POST", f"/games/{ended['game_id']}/join", body={
+        "name": "Bob", "invite_code": ended["invite_code"]})["token"]}
+    play_until(site, ended["game_id"], ended_tokens, lambda view: view["last_hand"] is not None)
+    found["hand end"] = (f"/play/{ended['game_id']}#token={ended_tokens[0]}", "#hand-end h2")
+    finished = api(site, "POST", "/games", body={"name": "Ann", "rules": {"preset": "standard", "target": 25}})
+    finished_tokens = {0: finished["token"], 1: api(site, "POST", f"/games/{finished['game_id']}/join", body={
+        "name": "Bob", "invite_code": finished["invite_code"]})["token"]}
+    play_until(site, finished["game_id"], finished_tokens, lambda view: view["status"] == "finished")
+    found["match end"] = (f"/play/{finished['game_id']}#token={finished_tokens[0]}", "#next-game a")
+    link = api(site, "POST", f"/games/{finished['game_id']}/watch-links", finished_tokens[0])
+    found["watch"] = (f"/watch/{finished['game_id']}#key={link['key']}", "#sheet-table tr")
+    for seats in (3, 4, 8):
+        table_id, token = table(site, seats)
+        found[f"seat of {seats}"] = (f"/play/{table_id}#token={token}", "#table-panel h2")
+    return found
+
+
+PAGES = ["landing", "join", "seat of 2", "seat of 3", "seat of 4", "seat of 8", "hand end", "match end",
+         "my games", "player", "watch", "docs"]
+
+
+@pytest.mark.parametrize("width", ["1280", "360"])
+@pytest.mark.parametrize("name", PAGES)
+def test_axe_finds_nothing(site, new_context, pages, name, width):
+    from axe_playwright_python.sync_playwright import Axe
+    path, drawn = pages[name]
+    page = new_context({**DESKTOP, "width": 1280} if width == "1280" else PHONE).new_page()
+    page.goto(site.base_url + path)
+    wait_until(lambda: page.locator(drawn).count(), f"the {name} page")
+    violations = Axe().run(page, options=WCAG).response["violations"]
+    assert not violations, "\n".join(
+        f"{v['id']} ({v['impact']}): {v['help']} -- {[n['target'] for n in v['nodes'][:4]]}" for v in violations)
