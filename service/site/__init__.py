@@ -4,11 +4,14 @@ codes and link keys travel only in URL fragments (which browsers never send) and
 or Authorization headers."""
 from __future__ import annotations
 
+import mimetypes
 from pathlib import Path
 
-from flask import Blueprint, abort, render_template
+from flask import Blueprint, abort, render_template, send_from_directory
 
 from ..games.store import could_be_game_id
+
+mimetypes.add_type("application/manifest+json", ".webmanifest")  # not in every system's table
 
 site = Blueprint("site", __name__, template_folder="templates", static_folder="static",
                  static_url_path="/assets")
@@ -18,6 +21,7 @@ PAGE_POLICY = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src
                "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
                "frame-ancestors 'none'")
 API_POLICY = "default-src 'none'; frame-ancestors 'none'"  # JSON is never a document to run
+WORKER_POLICY = "default-src 'none'; connect-src 'self'"  # the service worker fetches pages and files
 
 
 @site.route("/", methods=["GET"])
@@ -50,6 +54,15 @@ def join(game_id):
 @site.route("/play/<game_id>", methods=["GET"])
 def play(game_id):
     return render_template("play.html", game_id=_game_id(game_id))
+
+
+@site.route("/sw.js", methods=["GET"])
+def service_worker():
+    """The service worker, from the root so that its scope is every page (static/js/sw.js)."""
+    response = send_from_directory(site.static_folder, "js/sw.js", mimetype="text/javascript", max_age=0)
+    response.headers["Cache-Control"] = "no-cache"  # a new version is picked up on the next visit
+    response.headers["Content-Security-Policy"] = WORKER_POLICY  # its own fetches, of this origin only
+    return response
 
 
 README = Path(__file__).resolve().parents[2] / "README.md"

@@ -112,3 +112,90 @@ def test_the_docs_fit_a_phone_and_name_the_seats_offered(site, new_context):
     assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth"), wide
     assert page.locator('header nav a[href="/player"]').count() == 1
     assert "2, 3, 4, 6 or 8 seats" in page.locator("main").inner_text()
+
+
+# Records every Notification made and every permission asked, and lets a test hide the tab.
+WATCH_NOTIFICATIONS = """
+window.__notes = []; window.__asked = 0; window.__hidden = false;
+Object.defineProperty(Document.prototype, "hidden", { get: () => window.__hidden, configurable: true });
+const Real = window.Notification;
+window.Notification = class extends Real {
+  constructor(title, options) { super(title, options); window.__notes.push([title, options && options.body]); }
+};
+window.Notification.requestPermission = (...args) => { window.__asked += 1; return Real.requestPermission(...args); };
+"""
+
+
+def test_the_page_calls_its_player_when_the_turn_becomes_theirs_in_a_hidden_tab(site, new_context):
+    created = post(site, "/games", {"name": "Ann"})
+    game_id = created["game_id"]
+    joined = post(site, f"/games/{game_id}/join", {"name": "Bob", "invite_code": created["invite_code"]})
+    tokens = {0: created["token"], 1: joined["token"]}
+    view = requests.get(f"{site.base_url}/games/{game_id}", headers={"Authorization": f"Bearer {tokens[0]}"},
+                        timeout=10).json()
+    offered = view["to_move"]
+    waiting = 1 - offered
+    context = new_context(DESKTOP, permissions=["notifications"])
+    context.add_init_script(WATCH_NOTIFICATIONS)
+    page = context.new_page()
+    page.goto(f"{site.base_url}/play/{game_id}#token={tokens[waiting]}")
+    wait_until(lambda: " v " in page.locator("#title").inner_text(), "the seat")
+    assert page.evaluate("window.__asked") == 0, "permission asked on load"
+    assert not page.locator("#sound-toggle").is_checked()  # the sound is off until chosen
+    page.locator("#notify-toggle").click()
+    wait_until(lambda: page.locator("#notify-toggle").get_attribute("aria-pressed") == "true", "notifications on")
+    assert page.evaluate("window.__asked") == 1
+
+    page.evaluate("window.__hidden = true")  # the player looks at another tab
+    response = requests.post(f"{site.base_url}/games/{game_id}/actions", json={"type": "pass"}, timeout=10,
+                             headers={"Authorization": f"Bearer {tokens[offered]}"})
+    assert response.status_code == 200, response.text
+    notes = wait_until(lambda: page.evaluate("window.__notes"), "the notification")
+    assert notes == [["Your turn", page.locator("#title").inner_text()]], notes
+    assert page.title().startswith("(Your turn)")
+
+
+def png_size(body: bytes) -> tuple[int, int]:
+    assert body[:8] == b"\x89PNG\r\n\x1a\n" and body[12:16] == b"IHDR"
+    return int.from_bytes(body[16:20], "big"), int.from_bytes(body[20:24], "big")
+
+
+def test_installable_and_the_seat_page_opens_offline_from_the_shell(site, new_context):
+    manifest = requests.get(site.base_url + "/assets/manifest.webmanifest", timeout=10)
+    assert manifest.headers["Content-Type"].startswith("application/manifest+json")
+    about = manifest.json()
+    assert about["display"] == "standalone" and about["start_url"] == "/my-games" and about["name"]
+    sizes = set()
+    for icon in about["icons"]:
+        fetched = requests.get(site.base_url + icon["src"], timeout=10)
+        assert fetched.headers["Content-Type"] == "image/png"
+        width, height = png_size(fetched.content)
+        assert icon["sizes"] == f"{width}x{height}"
+        sizes.add(width)
+    assert {192, 512} <= sizes and any(i["purpose"] == "maskable" for i in about["icons"])
+
+    created = post(site, "/games", {"name": "Ann"})
+    game_id = created["game_id"]
+    post(site, f"/games/{game_id}/join", {"name": "Bob", "invite_code": created["invite_code"]})
+    context = new_context({"width": 360, "height": 740}, is_mobile=True, has_touch=True, service_workers="allow")
+    page = context.new_page()
+    page.goto(f"{site.base_url}/play/{game_id}#token={created['token']}")
+    wait_until(lambda: page.evaluate("Boolean(navigator.serviceWorker.controller)"), "the service worker", timeout=30)
+    wait_until(lambda: page.locator("#hand-groups button").count() == 10, "the hand")
+    page.reload()  # now through the worker: the shell and scripts go into its cache
+    wait_until(lambda: page.locator("#hand-groups button").count() == 10, "the hand again")
+    cached = wait_until(lambda: page.evaluate("""async () => {
+        const cache = await caches.open("gin-shell-v1");
+        return (await cache.keys()).map((r) => new URL(r.url).pathname); }""") or None, "the cache")
+    assert f"/play/{game_id}" in cached and "/assets/js/play.js" in cached, cached
+    assert all(path.startswith("/assets/") or path.startswith(("/play/", "/my-games", "/player", "/docs"))
+               or path == "/" for path in cached), cached  # pages and their files: no API answer
+
+    context.set_offline(True)
+    page.reload()
+    wait_until(lambda: page.locator("#connection").is_visible(), "the offline notice")
+    notice = page.locator("#connection").inner_text()
+    assert "offline" in notice and "Trying again" in notice, notice
+    context.set_offline(False)
+    wait_until(lambda: page.locator("#hand-groups button").count() == 10, "the seat once online again", timeout=30)
+    wait_until(page.locator("#connection").is_hidden, "the notice gone")

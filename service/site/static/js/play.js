@@ -15,6 +15,7 @@ import { setUpExtras } from "./table_extras.js";
 import { renderSheet } from "./sheet.js";
 import { moveButtons, renderHand, renderHeading, renderMiddle, renderOpponent, statusText } from "./table.js";
 import { renderTableHeading, renderTableInvites, renderTablePanel, renderTableSheet } from "./table_panel.js";
+import { setUpTurnAlerts, turnChanged } from "./turn_alert.js";
 import { boardViewOf, isTable, localRecord, narrateTableEvent, tableNames, tableStatus } from "./table_view.js";
 
 const gameId = document.body.dataset.gameId;
@@ -84,6 +85,7 @@ function render(next) {
   // The tab says when it is this seat's turn, so a player in another tab sees it (issue 24).
   const myTurn = next.status === "active" && view && view.to_move === view.seat;
   document.title = (myTurn ? "(Your turn) " : "") + document.title.replace(/^\(Your turn\) /, "");
+  turnChanged(Boolean(myTurn), $("title").textContent);
   if (focused) {
     const again = document.querySelector(`[data-key="${CSS.escape(focused)}"]`);
     if (again) again.focus();
@@ -338,6 +340,7 @@ async function start() {
     signedOut: () => { forgetSeat(gameId); showNoSeat("You revoked this browser's key to the seat."); },
   });
   extras = setUpExtras({ gameId, token: () => seat.token });
+  setUpTurnAlerts();
   waitForChanges();
 }
 
