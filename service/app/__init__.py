@@ -19,7 +19,7 @@ from ..core.extensions import api, db, migrate
 from ..core.fastjson import deserialize, serialize
 from ..core.limits import init_limits
 from ..core.web import BEARER_SCHEME, App
-from ..games.codes import CLOCK_CODES
+from ..games.codes import CLOCK_CODES, REPLAY_CODES
 from ..notify.codes import MAIL_CODES
 from ..players.codes import PLAYER_CODES
 from ..series.codes import SERIES_CODES
@@ -28,7 +28,7 @@ from .meta import meta
 
 # Every feature's problem codes, in the catalogue before any route documents them.
 register_codes(engine=CLOCK_CODES)  # claim_timeout and vacations, raised as the engine's IllegalAction
-register_codes({**MAIL_CODES, **PLAYER_CODES, **SERIES_CODES})
+register_codes({**MAIL_CODES, **PLAYER_CODES, **SERIES_CODES, **REPLAY_CODES})
 
 
 def create_app(config_overrides: dict | None = None):

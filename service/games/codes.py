@@ -9,3 +9,10 @@ CLOCK_CODES = {
     "vacation-exhausted": "more vacation days asked than are left to this seat in this game",
     "deadline-passed": "a vacation asked after one's own deadline has passed",
 }
+
+
+# The replay of a finished match (replay.py): (status, meaning).
+REPLAY_CODES = {
+    "match-not-over": (409, "a replay asked for before the match is over (it would show cards nobody may see yet)"),
+    "replay-not-available": (422, "a replay of a table of three or more seats, which is not offered yet"),
+}

@@ -5,8 +5,10 @@ from __future__ import annotations
 from flask import Response, jsonify, request, url_for
 from flask_smorest import Blueprint
 
+from ..core.errors import Problem
 from ..core.web import BEARER, bearer_token, problems
-from ..games import deadlines, store
+from ..games import deadlines, replay, store
+from ..games.replay_schemas import ReplaySchema
 from . import challenges, watching
 from .challenge_routes import CHALLENGE_EXAMPLE
 from .routes import require_json_body
@@ -99,3 +101,20 @@ def watch_game(game_id):
     if scheme.lower() != "bearer" or not key.strip():
         raise watching.invalid_watch_key()
     return jsonify(watching.public_view(game_id, key.strip()))  # whitelisted already: sent as built
+
+
+@table.route("/games/<game_id>/replay", methods=["GET"])
+@table.doc(operationId="replayGame", security=BEARER)
+@table.response(200, ReplaySchema)
+@problems(table, "invalid-token", "match-not-over", "replay-not-available")
+def replay_game(game_id):
+    """A finished match move by move, both hands shown after each deal and move: for its seats
+    (a seat's token) and for watch-link holders (the watch key), once the match is over."""
+    key = bearer_token()
+    try:
+        game, _ = store.read_seat(game_id, key)
+    except Problem:  # not a seat's token: a watch key, or refused as a wrong token
+        game = watching.game_by_key(game_id, key)
+        if game is None:
+            raise
+    return jsonify(replay.replay(game))

@@ -59,6 +59,13 @@ _GAME_BY_KEY = select(Game).where(Game.id == bindparam("game"), Game.id.in_(
     select(WatchLink.game_id).where(WatchLink.key_hash == bindparam("key_hash"))))
 
 
+def game_by_key(game_id: str, key: str) -> Game | None:
+    """The game a watch key opens, or None."""
+    if not store.could_be_game_id(game_id):
+        return None
+    return db.session.execute(_GAME_BY_KEY, {"game": game_id, "key_hash": hash_secret(key)}).scalar()
+
+
 def public_view(game_id: str, key: str) -> dict:
     if not store.could_be_game_id(game_id):
         raise invalid_watch_key()

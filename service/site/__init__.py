@@ -51,6 +51,12 @@ def join(game_id):
     return render_template("join.html", game_id=_game_id(game_id))
 
 
+@site.route("/replay/<game_id>", methods=["GET"])
+def replay(game_id):
+    """A finished match move by move: /replay/<game>#token=<seat token> or #key=<watch key>."""
+    return render_template("replay.html", game_id=_game_id(game_id))
+
+
 @site.route("/play/<game_id>", methods=["GET"])
 def play(game_id):
     return render_template("play.html", game_id=_game_id(game_id))

@@ -1,6 +1,6 @@
 """Accessibility held by a tool (issue 24): axe-core (the copy axe-playwright-python ships) runs in
 Chromium on every page a player meets (the landing page, joining, a seat at 2, 3, 4 and 8 seats,
-a hand's end, a match's end, my games, the player page, a watch page and the docs) at 1280 and
+a hand's end, a match's end, my games, the player page, a watch page, a replay and the docs) at 1280 and
 360 px, and finds no violation of the WCAG 2.1 A and AA rules."""
 from __future__ import annotations
 
@@ -54,6 +54,7 @@ def pages(site) -> dict[str, tuple[str, str]]:
     found["match end"] = (f"/play/{finished['game_id']}#token={finished_tokens[0]}", "#next-game a")
     link = api(site, "POST", f"/games/{finished['game_id']}/watch-links", finished_tokens[0])
     found["watch"] = (f"/watch/{finished['game_id']}#key={link['key']}", "#sheet-table tr")
+    found["replay"] = (f"/replay/{finished['game_id']}#key={link['key']}", "#step-events li")
     for seats in (3, 4, 8):
         table_id, token = table(site, seats)
         found[f"seat of {seats}"] = (f"/play/{table_id}#token={token}", "#table-panel h2")
@@ -61,7 +62,7 @@ def pages(site) -> dict[str, tuple[str, str]]:
 
 
 PAGES = ["landing", "join", "seat of 2", "seat of 3", "seat of 4", "seat of 8", "hand end", "match end",
-         "my games", "player", "watch", "docs"]
+         "my games", "player", "watch", "replay", "docs"]
 
 
 @pytest.mark.parametrize("width", ["1280", "360"])

@@ -3,7 +3,7 @@
 // page opens instantly, and offline, where it says "offline, retrying"). Nothing else is ever
 // cached: no API answer, so no card and no token, reaches the cache.
 const CACHE = "gin-shell-v1";
-const PAGES = /^\/(|my-games|player|docs|docs\/walkthrough|(play|watch|join)\/[A-Za-z0-9_-]+)$/;
+const PAGES = /^\/(|my-games|player|docs|docs\/walkthrough|(play|watch|join|replay)\/[A-Za-z0-9_-]+)$/;
 
 self.addEventListener("install", () => self.skipWaiting());
 self.addEventListener("activate", (event) => event.waitUntil(
