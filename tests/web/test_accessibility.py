@@ -1,7 +1,8 @@
 """Accessibility held by a tool (issue 24): axe-core (the copy axe-playwright-python ships) runs in
 Chromium on every page a player meets (the landing page, joining, a seat at 2, 3, 4 and 8 seats,
 a hand's end, a match's end, my games, the player page, a watch page, a replay and the docs) at 1280 and
-360 px, and finds no violation of the WCAG 2.1 A and AA rules."""
+360 px, and finds no violation of the WCAG 2.1 A and AA rules. At 200% zoom (1280 px seen as 640)
+with reduced motion asked for, each page fits its width and nothing moves."""
 from __future__ import annotations
 
 import pytest
@@ -76,3 +77,17 @@ def test_axe_finds_nothing(site, new_context, pages, name, width):
     violations = Axe().run(page, options=WCAG).response["violations"]
     assert not violations, "\n".join(
         f"{v['id']} ({v['impact']}): {v['help']} -- {[n['target'] for n in v['nodes'][:4]]}" for v in violations)
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_readable_at_200_percent_zoom_with_reduced_motion(site, new_context, pages, name):
+    path, drawn = pages[name]
+    page = new_context({"width": 640, "height": 450}, device_scale_factor=2, reduced_motion="reduce").new_page()
+    page.goto(site.base_url + path)
+    wait_until(lambda: page.locator(drawn).count(), f"the {name} page")
+    assert page.evaluate("matchMedia('(prefers-reduced-motion: reduce)').matches")
+    wide = page.evaluate("""() => [...document.querySelectorAll('body *')]
+        .filter((e) => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1)
+        .slice(0, 5).map((e) => e.tagName + '#' + e.id + '.' + e.className)""")
+    assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth"), wide
+    assert page.evaluate("document.getAnimations().length") == 0
