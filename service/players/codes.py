@@ -11,7 +11,8 @@ PLAYER_CODES = {
     "challenge-expired": (410, "the challenge expired before it was accepted"),
     "opponent-kind-mismatch": (409, "the challenge is for bots only or humans only, and this player is not one"),
     "already-seated": (409, "this player already holds a seat of this game"),
-    "rematch-unavailable": (409, "a rematch needs a finished match with every seat held by a player, offered once"),
+    "rematch-unavailable": (409, "a rematch needs a finished match and is offered once: a challenge when every seat "
+                                 "is a player's, a seat rematch (two seats) otherwise"),
     "no-house-bot": (404, "this server runs no house bot (or it has not registered its account yet)"),
     "invalid-watch-key": (401, "the watch key is missing, revoked, or not one of this game's"),
 }

@@ -105,6 +105,18 @@ class RematchSeat(db.Model):
     __table_args__ = (Index("ix_rematch_seats_player_id", "player_id"),)
 
 
+class SeatRematch(db.Model):
+    """A rematch of a two-seat game whose seats are not both players' (seat_rematch.py): the game
+    made for it when `offered_by` offered it, whose second seat the other seat takes by accepting."""
+
+    __tablename__ = "seat_rematches"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    rematch_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), nullable=False)
+    offered_by: Mapped[int] = mapped_column(Integer, nullable=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+
+
 class WatchLink(db.Model):
     """A read-only key to a game's public side; only its SHA-256 is kept, deleting the row revokes it."""
 

@@ -212,6 +212,24 @@ class RematchSchema(ma.Schema):
                        **doc("The rematch offered after this game (its game_id once accepted)"))
 
 
+class SeatRematchSchema(ma.Schema):
+    """A rematch between seats that are not both players' (POST /games/{game_id}/seat-rematch)."""
+    available = f.Boolean(required=True, **doc(
+        "This game offers one: a two-seat match is over and its seats are not both players' (between "
+        "players a rematch is a challenge: /games/{game_id}/rematch)"))
+    game_id = f.String(required=True, allow_none=True, **doc("The rematch's game, once offered"))
+    offered_by = seat_field("The seat that offered it", required=True, allow_none=True)
+    accepted = f.Boolean(required=True, **doc("The other seat took the rematch's second seat"))
+
+
+class SeatRematchSeatSchema(ma.Schema):
+    """A seat of the rematch: offering takes its seat 0, accepting its seat 1 (and deals)."""
+    game_id = f.String(required=True)
+    seat = seat_field(required=True)
+    token = f.String(required=True, **doc("The bearer token of that seat in the rematch. Shown once: keep it"))
+    game = Documented(VIEW_DOC, required=True, metadata={"description": "That seat's view of the rematch"})
+
+
 class WatchLinkSchema(ma.Schema):
     id = f.String(required=True)
     created_by_seat = seat_field(required=True)

@@ -1,15 +1,17 @@
-"""Routes on a game for its seats (seat or player token): a rematch, and watch links; and the
-public view a watch key opens."""
+"""Routes on a game for its seats (seat or player token): a rematch (a challenge between players,
+a seat rematch otherwise), watch links and the replay; and the public view a watch key opens."""
 from __future__ import annotations
+
+import json
 
 from flask import Response, jsonify, request, url_for
 from flask_smorest import Blueprint
 
 from ..core.errors import Problem
 from ..core.web import BEARER, bearer_token, problems
-from ..games import deadlines, replay, store
+from ..games import changes, deadlines, replay, seating, store, views
 from ..games.replay_schemas import ReplaySchema
-from . import challenges, watching
+from . import challenges, seat_rematch, watching
 from .challenge_routes import CHALLENGE_EXAMPLE
 from .routes import require_json_body
 from .schemas import (
@@ -17,6 +19,8 @@ from .schemas import (
     ChallengeSchema,
     NewWatchLinkSchema,
     RematchSchema,
+    SeatRematchSchema,
+    SeatRematchSeatSchema,
     WatchLinkListSchema,
 )
 
@@ -118,3 +122,47 @@ def replay_game(game_id):
         if game is None:
             raise
     return jsonify(replay.replay(game))
+
+
+@table.route("/games/<game_id>/seat-rematch", methods=["GET"])
+@table.doc(operationId="getSeatRematch", security=BEARER)
+@table.response(200, SeatRematchSchema)
+@problems(table, "invalid-token")
+def get_seat_rematch(game_id):
+    """Whether the finished game offers a rematch between its seats, and the one offered."""
+    game, _ = store.read_seat(game_id, bearer_token())
+    return seat_rematch.describe(game)
+
+
+@table.route("/games/<game_id>/seat-rematch", methods=["POST"])
+@table.doc(operationId="offerSeatRematch", security=BEARER)
+@table.response(201, SeatRematchSeatSchema)
+@problems(table, "invalid-token", "malformed-json", "unsupported-media-type", "rematch-unavailable")
+def offer_seat_rematch(game_id):
+    """When a two-seat match whose seats are not both players' is over, offer the other seat a
+    rematch: the same rules and move time; you take its seat 0 now, the other seat its seat 1 by
+    accepting, and the first deal goes to the other side."""
+    now = deadlines.now()
+    with store.transaction():
+        game, seat = store.lock_seat(game_id, bearer_token())
+        rematch, token, invites = seat_rematch.offer(game, seat, now)
+        changes.after_seat_taken(rematch, None, 0, {}, now, invites=invites)
+        view = views.publish_views(rematch, None)[0]
+    return {"game_id": rematch.id, "seat": 0, "token": token, "game": json.loads(view)}, 201
+
+
+@table.route("/games/<game_id>/seat-rematch/accept", methods=["POST"])
+@table.doc(operationId="acceptSeatRematch", security=BEARER)
+@table.response(201, SeatRematchSeatSchema)
+@problems(table, "invalid-token", "malformed-json", "unsupported-media-type", "rematch-unavailable")
+def accept_seat_rematch(game_id):
+    """Take the rematch the other seat offered, with your token of this game: its seat 1, and the
+    first hand is dealt."""
+    now = deadlines.now()
+    with store.transaction():
+        game, seat = store.lock_seat(game_id, bearer_token())
+        rematch_id, code, name, first_dealer = seat_rematch.invite_back(game, seat)
+        rematch, match, token, taken = seating.take_seat(rematch_id, code, name, first_dealer)
+        changes.after_seat_taken(rematch, match, taken, {"name": name}, now)
+        view = views.publish_views(rematch, match)[taken]
+    return {"game_id": rematch.id, "seat": taken, "token": token, "game": json.loads(view)}, 201

@@ -1,8 +1,10 @@
 // The seat page's extras for a game between players, and for any seat: a watch link to share
-// (create, copy, revoke) and, when the match is over, a rematch to offer or answer.
+// (create, copy, revoke) and, when the match is over, a rematch to offer or answer: a challenge
+// between players, a seat rematch (POST /games/{id}/seat-rematch) for seats that are not.
 import { call, describe } from "./api.js";
 import { $, el } from "./dom.js";
 import { signedIn } from "./player.js";
+import { getSeat, saveSeat } from "./seats.js";
 
 const REMATCH_POLL_MS = 4000;  // an offer changes no game: look for one now and then at the match's end
 
@@ -110,22 +112,74 @@ export function setUpExtras({ gameId, token }) {
     showRematch();
   }
 
+  // A seat rematch: the offering seat takes the new game's seat 0 at once (its token kept in this
+  // browser), the other seat accepts with its token of this game and is taken to the new one.
+  async function showSeatRematch(view) {
+    try {
+      const { data } = await call("GET", `/games/${gameId}/seat-rematch`, auth());
+      const other = (view.players[1 - view.seat] || {}).name || "your opponent";
+      const held = data.game_id && getSeat(data.game_id);
+      const parts = [];
+      if (!data.game_id) {
+        parts.push(el("button", { id: "offer-rematch", type: "button", class: "primary", onclick: () => offerSeatRematch(view) }, "Offer a rematch"));
+      } else if (held && held.token) {
+        parts.push(el("p", {}, data.accepted ? `${other} took the rematch: ` : `Rematch offered to ${other}; waiting for an answer. `,
+          el("a", { id: "rematch-link", href: `/play/${data.game_id}` }, "go to the rematch"), "."));
+        if (data.accepted) stopPolling();
+      } else if (data.offered_by !== view.seat && !data.accepted) {
+        parts.push(el("p", {}, `${other} offers a rematch: the same rules, the first deal to the other side.`),
+          el("button", { id: "accept-rematch", type: "button", class: "primary", onclick: () => acceptSeatRematch(view) }, "Accept the rematch"));
+      } else {
+        parts.push(el("p", {}, "The rematch was taken up in another browser."));
+        stopPolling();
+      }
+      $("rematch-body").replaceChildren(...parts);
+    } catch (error) { $("rematch-body").replaceChildren(el("p", { class: "error" }, describe(error))); }
+  }
+
+  async function offerSeatRematch(view) {
+    try {
+      const { data } = await call("POST", `/games/${gameId}/seat-rematch`, auth());
+      saveSeat(data.game_id, { token: data.token, seat: 0, name: view.players[view.seat].name });
+    } catch (error) { $("rematch-result").textContent = describe(error); }
+    showSeatRematch(view);
+  }
+
+  async function acceptSeatRematch(view) {
+    try {
+      const { data } = await call("POST", `/games/${gameId}/seat-rematch/accept`, auth());
+      saveSeat(data.game_id, { token: data.token, seat: data.seat, name: view.players[view.seat].name });
+      location.assign(`/play/${data.game_id}`);
+    } catch (error) { $("rematch-result").textContent = describe(error); showSeatRematch(view); }
+  }
+
+  // The match is over: a seat rematch where the game offers one, else the players' rematch (a
+  // signed-in browser; at a table every seat must hold a player).
+  async function startRematch(view) {
+    let seats = false;
+    if (!view.format) {  // two seats (a table's view has a format)
+      try { seats = (await call("GET", `/games/${gameId}/seat-rematch`, auth())).data.available; } catch { seats = false; }
+    }
+    const show = seats ? () => showSeatRematch(view) : signedIn() !== null ? showRematch : null;
+    if (!show) return;
+    $("rematch").hidden = false;
+    show();
+    rematchTimer = setInterval(show, REMATCH_POLL_MS);
+  }
+
   function stopPolling() { if (rematchTimer) { clearInterval(rematchTimer); rematchTimer = null; } }
 
-  // Each new view: the watch panel once every seat is taken; the rematch at the match's end (only
-  // between players: a signed-in browser; at a table every seat must hold a player).
+  // Each new view: the watch panel once every seat is taken; the rematch at the match's end.
   return function update(view) {
     if (view.status !== "waiting_for_opponent" && !watchShown) {
       watchShown = true;
       $("watch").hidden = false;
       listLinks();
     }
-    const over = view.status === "finished" && signedIn() !== null;
-    $("rematch").hidden = !over;
-    if (over && !rematchStarted) {
+    if (view.status !== "finished") $("rematch").hidden = true;
+    else if (!rematchStarted) {
       rematchStarted = true;
-      showRematch();
-      rematchTimer = setInterval(showRematch, REMATCH_POLL_MS);
+      startRematch(view);
     }
   };
 }

@@ -1,0 +1,71 @@
+"""A rematch for seats that are not both players' (issue 24): the end of every match offers the next
+one. Between players a rematch is a challenge (challenges.py); here, where a seat may be anyone
+holding its token, the seat that offers gets the new game's first seat at once, and the other seat,
+proving itself with its token of the finished game, takes the second by accepting: the server
+invites it afresh and it joins as by an invite, so the join path (the deal, its hooks) is the one
+every game takes. The first deal goes to the other side, as after a challenge's rematch."""
+from __future__ import annotations
+
+from datetime import datetime
+
+from ..core.errors import Problem
+from ..core.extensions import db
+from ..core.tokens import hash_secret, new_token
+from ..games import deadlines, seating, store
+from ..games.models import Game
+from ..rules import Rules
+from . import feed
+from .models import SeatRematch
+
+
+def describe(game: Game) -> dict:
+    """Whether this game offers a seat rematch, and the one offered: its game, by whom, taken up."""
+    row = db.session.get(SeatRematch, game.id)
+    rematch = db.session.get(Game, row.rematch_id) if row else None
+    return {"available": _available(game), "game_id": row.rematch_id if row else None,
+            "offered_by": row.offered_by if row else None,
+            "accepted": rematch is not None and rematch.status != store.WAITING}
+
+
+def offer(game: Game, seat: int, now: datetime) -> tuple[Game, str, dict[int, str]]:
+    """The new game with this seat's player in its seat 0: (game, their token, the invite codes)."""
+    _check(game)
+    if db.session.get(SeatRematch, game.id) is not None:
+        raise Problem("rematch-unavailable", "a rematch of this game was offered already")
+    clock = deadlines.clock_of(game.id)
+    rematch, token, invites = seating.open_game(Rules.from_dict(game.rules), _name(game, seat), 2,
+                                                clock.move_time_hours if clock else None)
+    db.session.add(SeatRematch(game_id=game.id, rematch_id=rematch.id, offered_by=seat, created_at=now))
+    return rematch, token, invites
+
+
+def invite_back(game: Game, seat: int) -> tuple[str, str, str, int]:
+    """For the other seat accepting: (the rematch's id, a fresh invite code to its second seat, the
+    seat's name, the first dealer: the side that did not deal first in this game)."""
+    _check(game)
+    row = db.session.get(SeatRematch, game.id)
+    if row is None or row.offered_by == seat:
+        raise Problem("rematch-unavailable", "no rematch was offered to this seat: offer one "
+                                             "(POST /games/{game_id}/seat-rematch)")
+    rematch = db.session.get(Game, row.rematch_id)
+    second = next(s for s in rematch.seats if s.seat == 1)
+    if second.joined_at is not None:
+        raise Problem("rematch-unavailable", "the rematch was accepted already")
+    code = new_token()
+    second.invite_hash = hash_secret(code)  # the offer's own invite (if shared) gives way to this one
+    first_dealer = 1 if game.first_dealer == row.offered_by else 0
+    return rematch.id, code, _name(game, seat), first_dealer
+
+
+def _available(game: Game) -> bool:
+    return game.status == store.FINISHED and len(game.seats) == 2 and len(feed.bound_seats(game.id)) < 2
+
+
+def _check(game: Game) -> None:
+    if not _available(game):
+        raise Problem("rematch-unavailable", "a seat rematch is offered when a two-seat match is over and its "
+                                             "seats are not both players' (between players: POST /games/{game_id}/rematch)")
+
+
+def _name(game: Game, seat: int) -> str:
+    return next(s.name for s in game.seats if s.seat == seat) or f"seat {seat}"

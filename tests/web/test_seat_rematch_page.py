@@ -1,0 +1,40 @@
+"""The end of a match between two people without accounts offers the next one (issue 24): one seat
+offers a rematch on its page, the other's page shows the offer (it looks now and then), and
+accepting takes that browser to the new game, dealt, where the offering browser already holds
+seat 0."""
+from __future__ import annotations
+
+from .conftest import DESKTOP
+from .test_browser import wait_until
+from .test_hand_end_panel import api
+
+
+def test_two_anonymous_seats_play_again_from_their_pages(site, new_context):
+    created = api(site, "POST", "/games", body={"name": "Ann"})
+    game_id = created["game_id"]
+    joined = api(site, "POST", f"/games/{game_id}/join", body={"name": "Bob", "invite_code": created["invite_code"]})
+    tokens = {0: created["token"], 1: joined["token"]}
+    pages = {}
+    for seat, token in tokens.items():
+        page = new_context(DESKTOP).new_page()
+        page.goto(f"{site.base_url}/play/{game_id}#token={token}")
+        wait_until(lambda: " v " in page.locator("#title").inner_text(), "the seat")
+        pages[seat] = page
+    api(site, "POST", f"/games/{game_id}/actions", tokens[1], {"type": "resign"})
+
+    ann, bob = pages[0], pages[1]
+    wait_until(lambda: ann.locator("#offer-rematch").is_visible(), "Ann's offer button")
+    ann.locator("#offer-rematch").click()
+    wait_until(lambda: "waiting for an answer" in ann.locator("#rematch-body").inner_text(), "Ann's offer made")
+    wait_until(lambda: bob.locator("#accept-rematch").is_visible(), "the offer on Bob's page", timeout=30)
+    assert "Ann offers a rematch" in bob.locator("#rematch-body").inner_text()
+    bob.locator("#accept-rematch").click()
+    wait_until(lambda: game_id not in bob.evaluate("location.pathname"), "Bob taken to the rematch")
+    wait_until(lambda: bob.locator("#hand-groups button").count() == 10, "Bob's new hand")
+    assert bob.locator("#title").inner_text() == "Bob v Ann"
+
+    wait_until(lambda: ann.locator("#rematch-link").is_visible() and "took the rematch" in
+               ann.locator("#rematch-body").inner_text(), "Ann told", timeout=30)
+    ann.locator("#rematch-link").click()
+    wait_until(lambda: ann.locator("#hand-groups button").count() == 10, "Ann's new hand")
+    assert ann.locator("#title").inner_text() == "Ann v Bob"
