@@ -13,6 +13,8 @@ from ..core.extensions import db
 from ..core.tokens import hash_secret, new_token
 from ..games import deadlines, seating, store
 from ..games.models import Game
+from ..notify import contacts, dispatch
+from ..notify.scene import game_tag
 from ..rules import Rules
 from . import feed
 from .models import SeatRematch
@@ -36,7 +38,23 @@ def offer(game: Game, seat: int, now: datetime) -> tuple[Game, str, dict[int, st
     rematch, token, invites = seating.open_game(Rules.from_dict(game.rules), _name(game, seat), 2,
                                                 clock.move_time_hours if clock else None)
     db.session.add(SeatRematch(game_id=game.id, rematch_id=rematch.id, offered_by=seat, created_at=now))
+    _tell_by_mail(game, 1 - seat, _name(game, seat), now)
     return rematch, token, invites
+
+
+def _tell_by_mail(game: Game, seat: int, offered_by: str, now: datetime) -> None:
+    """The other seat hears of the offer by mail, when it gave a confirmed address and wants mail:
+    a link that opens its seat of the finished game, where it accepts."""
+    contact = contacts.contact_of(game.id, seat)
+    to = dispatch.confirmed_email(game.id, seat)
+    if to is None or contact is None or contact.mail_mode == "off":
+        return
+    with dispatch.composing("mail", "rematch", to, now, game.id, seat, game.version):
+        scene = dispatch.scene_for(game, store.load_match(game), seat, now)
+        text = (f"{offered_by} offers a rematch: the same rules and move time, the first deal to the other side.\n\n"
+                f"Accept it in your browser: {scene.link}\n")
+        dispatch.enqueue_mail(scene, "rematch", to, f"{game_tag(game.id)} {offered_by} offers a rematch",
+                              text, now)
 
 
 def invite_back(game: Game, seat: int) -> tuple[str, str, str, int]:
