@@ -199,3 +199,30 @@ def test_installable_and_the_seat_page_opens_offline_from_the_shell(site, new_co
     context.set_offline(False)
     wait_until(lambda: page.locator("#hand-groups button").count() == 10, "the seat once online again", timeout=30)
     wait_until(page.locator("#connection").is_hidden, "the notice gone")
+
+
+def test_my_games_calls_the_player_when_any_game_becomes_theirs(site, new_context):
+    created = post(site, "/games", {"name": "Ann"})
+    game_id = created["game_id"]
+    joined = post(site, f"/games/{game_id}/join", {"name": "Bob", "invite_code": created["invite_code"]})
+    tokens = {0: created["token"], 1: joined["token"]}
+    offered = requests.get(f"{site.base_url}/games/{game_id}", headers={"Authorization": f"Bearer {tokens[0]}"},
+                           timeout=10).json()["to_move"]
+    waiting = 1 - offered
+    context = new_context(DESKTOP, permissions=["notifications"])
+    context.add_init_script(WATCH_NOTIFICATIONS)
+    page = context.new_page()
+    page.goto(f"{site.base_url}/play/{game_id}#token={tokens[waiting]}")  # the seat, kept in this browser
+    wait_until(lambda: " v " in page.locator("#title").inner_text(), "the seat")
+    page.locator("#notify-toggle").click()  # the player's choice, from a click, holds for My games too
+    wait_until(lambda: page.locator("#notify-toggle").get_attribute("aria-pressed") == "true", "notifications on")
+    page.goto(f"{site.base_url}/my-games")
+    wait_until(lambda: "turn" in page.locator("#games").inner_text(), "my games")
+    assert not page.title().startswith("(Your turn")
+    page.evaluate("window.__hidden = true")
+    response = requests.post(f"{site.base_url}/games/{game_id}/actions", json={"type": "pass"}, timeout=10,
+                             headers={"Authorization": f"Bearer {tokens[offered]}"})
+    assert response.status_code == 200, response.text
+    notes = wait_until(lambda: page.evaluate("window.__notes"), "the notification from My games", timeout=40)
+    assert notes[0][0] == "Your turn" and "v" in notes[0][1], notes
+    assert page.title().startswith("(Your turn: 1) My games"), page.title()

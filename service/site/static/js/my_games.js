@@ -1,7 +1,12 @@
 // "My games": every seat this browser holds, your turn first, with deadlines; forget in one click.
+// Looked at again every LOOK_MS while open: the tab's title counts the games where it is your turn,
+// and a game that becomes yours calls you as a seat page does (turn_alert.js).
 import { call, describe } from "./api.js";
 import { $, el, timeLeft } from "./dom.js";
 import { allSeats, forgetSeat } from "./seats.js";
+import { turnsChanged } from "./turn_alert.js";
+
+const LOOK_MS = 15000;
 
 async function row(gameId, seat) {
   try {
@@ -27,10 +32,18 @@ function tableRow(gameId, data, names) {
   return { gameId, mine, deadline: data.my_deadline || null, text, state };  // its own clock, while it is to move
 }
 
+let drawn = null;  // what the list shows: redrawn only when it changed, so a look never takes the focus
+
 async function render() {
   const seats = allSeats();
   const rows = await Promise.all(Object.entries(seats).map(([id, seat]) => row(id, seat)));
   rows.sort((a, b) => (b.mine - a.mine) || String(a.deadline || "~").localeCompare(String(b.deadline || "~")));
+  const mine = rows.filter((r) => r.mine).length;
+  document.title = `${mine ? `(Your turn: ${mine}) ` : ""}My games`;
+  turnsChanged(rows);
+  const shown = JSON.stringify(rows.map((r) => [r.gameId, r.state, r.deadline && timeLeft(r.deadline)]));
+  if (shown === drawn) return;
+  drawn = shown;
   const list = el("ul", { class: "game-list" }, rows.map((r) => el("li", { class: r.mine ? "mine" : "" },
     el("a", { href: `/play/${r.gameId}` }, r.text), " — ", el("strong", {}, r.state),
     r.deadline && r.state !== "finished" ? ` (${timeLeft(r.deadline)})` : "", " ",
@@ -40,3 +53,4 @@ async function render() {
 }
 
 render();
+setInterval(render, LOOK_MS);

@@ -40,6 +40,20 @@ export function turnChanged(myTurn, title) {
   if (prefs().sound) beep();
 }
 
+const mineBefore = new Map();  // game id -> its turn was this browser's at the last look (My games)
+
+// My games, looked at now and then: calls the player once for each game whose turn has just become
+// theirs (`games`: [{gameId, mine, text}]); the first look only learns where each game stands.
+export function turnsChanged(games) {
+  const became = games.filter((g) => g.mine && mineBefore.get(g.gameId) === false);
+  for (const g of games) mineBefore.set(g.gameId, g.mine);
+  if (!became.length) return;
+  if (prefs().notify && canNotify() && document.hidden) {
+    new Notification("Your turn", { body: became.map((g) => g.text).join(", "), tag: "gin-turn" });
+  }
+  if (prefs().sound) beep();
+}
+
 function beep() {
   try {
     const audio = new AudioContext(), tone = audio.createOscillator(), gain = audio.createGain();
