@@ -13,7 +13,7 @@ from ..core.extensions import db
 from ..core.tokens import hash_secret, new_token
 from ..games import deadlines, seating, store
 from ..games.models import Game
-from ..notify import contacts, dispatch
+from ..notify import confirm, contacts, dispatch
 from ..notify.scene import game_tag
 from ..rules import Rules
 from . import feed
@@ -46,9 +46,9 @@ def _tell_by_mail(game: Game, seat: int, offered_by: str, now: datetime) -> None
     """The other seat hears of the offer by mail, when it gave a confirmed address and wants mail:
     a link that opens its seat of the finished game, where it accepts."""
     contact = contacts.contact_of(game.id, seat)
-    to = dispatch.confirmed_email(game.id, seat)
-    if to is None or contact is None or contact.mail_mode == "off":
+    if contact is None or contact.mail_mode == "off" or not confirm.may_mail(contact.email):
         return
+    to = contact.email
     with dispatch.composing("mail", "rematch", to, now, game.id, seat, game.version):
         scene = dispatch.scene_for(game, store.load_match(game), seat, now)
         text = (f"{offered_by} offers a rematch: the same rules and move time, the first deal to the other side.\n\n"

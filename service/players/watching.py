@@ -70,7 +70,7 @@ def public_view(game_id: str, key: str) -> dict:
     if not store.could_be_game_id(game_id):
         raise invalid_watch_key()
     begin_read_only()
-    game = db.session.execute(_GAME_BY_KEY, {"game": game_id, "key_hash": hash_secret(key)}).scalar()
+    game = game_by_key(game_id, key)
     if game is None:
         raise invalid_watch_key()
     match = store.load_match(game)

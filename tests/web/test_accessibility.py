@@ -6,21 +6,13 @@ with reduced motion asked for, each page fits its width and nothing moves."""
 from __future__ import annotations
 
 import pytest
-import requests
 
 from .conftest import DESKTOP, PHONE
+from .support import api, play_until, two_seats
 from .test_browser import wait_until
-from .test_hand_end_panel import play_until
 
 WCAG = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]},
         "resultTypes": ["violations"]}
-
-
-def api(site, method: str, path: str, token: str | None = None, body=None) -> dict:
-    headers = {"Authorization": f"Bearer {token}"} if token else {}
-    response = requests.request(method, site.base_url + path, json=body, headers=headers, timeout=30)
-    assert response.status_code in (200, 201), response.text
-    return response.json()
 
 
 def table(site, seats: int) -> tuple[str, str]:
@@ -38,24 +30,17 @@ def pages(site) -> dict[str, tuple[str, str]]:
              "docs": ("/docs", "#problems")}
     waiting = api(site, "POST", "/games", body={"name": "Ann"})
     found["join"] = (f"/join/{waiting['game_id']}#invite={waiting['invite_code']}", "form")
-    created = api(site, "POST", "/games", body={"name": "Ann", "rules": {"preset": "standard", "target": 50}})
-    game_id = created["game_id"]
-    joined = api(site, "POST", f"/games/{game_id}/join", body={"name": "Bob", "invite_code": created["invite_code"]})
-    tokens = {0: created["token"], 1: joined["token"]}
+    game_id, tokens = two_seats(site, {"preset": "standard", "target": 50})
     found["seat of 2"] = (f"/play/{game_id}#token={tokens[0]}", "#hand-groups button")
-    ended = api(site, "POST", "/games", body={"name": "Ann", "rules": {"preset": "standard", "target": 500}})
-    ended_tokens = {0: ended["token"], 1: api(site, "POST", f"/games/{ended['game_id']}/join", body={
-        "name": "Bob", "invite_code": ended["invite_code"]})["token"]}
-    play_until(site, ended["game_id"], ended_tokens, lambda view: view["last_hand"] is not None)
-    found["hand end"] = (f"/play/{ended['game_id']}#token={ended_tokens[0]}", "#hand-end h2")
-    finished = api(site, "POST", "/games", body={"name": "Ann", "rules": {"preset": "standard", "target": 25}})
-    finished_tokens = {0: finished["token"], 1: api(site, "POST", f"/games/{finished['game_id']}/join", body={
-        "name": "Bob", "invite_code": finished["invite_code"]})["token"]}
-    play_until(site, finished["game_id"], finished_tokens, lambda view: view["status"] == "finished")
-    found["match end"] = (f"/play/{finished['game_id']}#token={finished_tokens[0]}", "#next-game a")
-    link = api(site, "POST", f"/games/{finished['game_id']}/watch-links", finished_tokens[0])
-    found["watch"] = (f"/watch/{finished['game_id']}#key={link['key']}", "#sheet-table tr")
-    found["replay"] = (f"/replay/{finished['game_id']}#key={link['key']}", "#step-events li")
+    ended_id, ended_tokens = two_seats(site, {"preset": "standard", "target": 500})
+    play_until(site, ended_id, ended_tokens, lambda view: view["last_hand"] is not None)
+    found["hand end"] = (f"/play/{ended_id}#token={ended_tokens[0]}", "#hand-end h2")
+    finished_id, finished_tokens = two_seats(site, {"preset": "standard", "target": 25})
+    play_until(site, finished_id, finished_tokens, lambda view: view["status"] == "finished")
+    found["match end"] = (f"/play/{finished_id}#token={finished_tokens[0]}", "#next-game a")
+    link = api(site, "POST", f"/games/{finished_id}/watch-links", finished_tokens[0])
+    found["watch"] = (f"/watch/{finished_id}#key={link['key']}", "#sheet-table tr")
+    found["replay"] = (f"/replay/{finished_id}#key={link['key']}", "#step-events li")
     for seats in (3, 4, 8):
         table_id, token = table(site, seats)
         found[f"seat of {seats}"] = (f"/play/{table_id}#token={token}", "#table-panel h2")

@@ -130,7 +130,9 @@ class Players:
         assert CARD_NAME.match(label) and label.endswith(": discard")
         page.keyboard.press("Enter")
         wait_until(lambda: not discarding(page), "the discard")
-        assert card not in hand(page) and len(page.locator("#events li").all()) >= before + 2
+        assert card not in hand(page)
+        # The history is read after the view is drawn: it tells the draw and the discard once it has.
+        wait_until(lambda: len(page.locator("#events li").all()) >= before + 2, "the turn in the history")
         self.keyboard_turn_done = True
 
     def knock(self, page) -> None:

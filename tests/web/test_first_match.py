@@ -11,13 +11,8 @@ import requests
 from service.notify.scene import duration
 
 from .conftest import DESKTOP
+from .support import api, two_seats
 from .test_browser import hand, move_button, wait_until
-
-
-def post(site, path: str, body: dict) -> dict:
-    response = requests.post(site.base_url + path, json=body, timeout=10)
-    assert response.status_code in (200, 201), response.text
-    return response.json()
 
 
 def seat_page(site, new_context, game_id: str, token: str):
@@ -28,17 +23,16 @@ def seat_page(site, new_context, game_id: str, token: str):
 
 
 def test_every_refused_click_during_the_upcard_offer_says_the_same_and_the_tab_says_whose_turn(site, new_context):
-    created = post(site, "/games", {"name": "Ann"})
+    created = api(site, "POST", "/games", body={"name": "Ann"})
     game_id = created["game_id"]
     waiting = seat_page(site, new_context, game_id, created["token"])
     wait_until(lambda: "Waiting" in waiting.locator("#status").inner_text(), "the waiting status")
     assert waiting.locator("#own-board").is_hidden(), "a board before the second seat is taken"
     assert "holds 0" not in waiting.locator("#table").inner_text()
-    joined = post(site, f"/games/{game_id}/join", {"name": "Bob", "invite_code": created["invite_code"]})
+    joined = api(site, "POST", f"/games/{game_id}/join", body={"name": "Bob", "invite_code": created["invite_code"]})
     wait_until(lambda: waiting.locator("#own-board").is_visible(), "the board once Bob joined")
     tokens = {0: created["token"], 1: joined["token"]}
-    view = requests.get(f"{site.base_url}/games/{game_id}", headers={"Authorization": f"Bearer {tokens[0]}"},
-                        timeout=10).json()
+    view = api(site, "GET", f"/games/{game_id}", tokens[0])
     assert view["phase"] == "upcard_offer", view["phase"]
     offered = view["to_move"]
     page, other = seat_page(site, new_context, game_id, tokens[offered]), \
@@ -61,7 +55,7 @@ def test_every_refused_click_during_the_upcard_offer_says_the_same_and_the_tab_s
     wait_until(lambda: other.title().startswith("(Your turn)"), "the other tab's turn")
 
 
-def module(page, name: str) -> str:
+def module(name: str) -> str:
     return f'await import("/assets/js/{name}.js")'
 
 
@@ -73,12 +67,12 @@ def test_a_gin_is_told_as_a_gin_and_a_deadline_in_the_mails_words(site, new_cont
     for delta in (timedelta(days=2, hours=23, minutes=59), timedelta(days=1, minutes=5), timedelta(hours=5, minutes=10),
                   timedelta(minutes=40), timedelta(hours=48)):
         iso = page.evaluate(f"new Date({now} + {int(delta.total_seconds() * 1000)}).toISOString()")
-        said = page.evaluate(f"async () => ({module(page, 'dom')}).timeLeft({iso!r}, {now})")
+        said = page.evaluate(f"async () => ({module('dom')}).timeLeft({iso!r}, {now})")
         assert said == f"{duration(delta)} left", (delta, said)
 
     # The history: a knock followed by a gin's end is "went gin"; a knock's end stays "knocked".
     told = page.evaluate(f"""async () => {{
-        const {{ narrate }} = {module(page, 'history')};
+        const {{ narrate }} = {module('history')};
         const knock = {{ type: "knock", seat: 1 }};
         const end = (result) => ({{ type: "hand_end", hand: 1, record: {{ result, knocker: 1, winner: 1, points: 25 }} }});
         return [narrate(knock, {{ seat: 0 }}, ["Ann", "House"], end("gin")),
@@ -88,7 +82,7 @@ def test_a_gin_is_told_as_a_gin_and_a_deadline_in_the_mails_words(site, new_cont
 
     # The hand's end: the heading over the hand that ended it says gin, not "knocked".
     headings = page.evaluate(f"""async () => {{
-        const {{ renderHandEnd }} = {module(page, 'hand_end')};
+        const {{ renderHandEnd }} = {module('hand_end')};
         const heading = async (result) => {{
             const section = document.createElement("section");
             const record = {{ hand: 1, result, knocker: 1, winner: 1, points: 25, multiplier: 1,
@@ -126,30 +120,29 @@ window.Notification.requestPermission = (...args) => { window.__asked += 1; retu
 """
 
 
-def test_the_page_calls_its_player_when_the_turn_becomes_theirs_in_a_hidden_tab(site, new_context):
-    created = post(site, "/games", {"name": "Ann"})
-    game_id = created["game_id"]
-    joined = post(site, f"/games/{game_id}/join", {"name": "Bob", "invite_code": created["invite_code"]})
-    tokens = {0: created["token"], 1: joined["token"]}
-    view = requests.get(f"{site.base_url}/games/{game_id}", headers={"Authorization": f"Bearer {tokens[0]}"},
-                        timeout=10).json()
-    offered = view["to_move"]
-    waiting = 1 - offered
+def seat_calling_its_player(site, new_context):
+    """A started game and the page of the seat not offered the upcard, with notifications switched on
+    from a click (the permission granted, every Notification recorded): (page, game id, tokens,
+    the offered seat)."""
+    game_id, tokens = two_seats(site)
+    offered = api(site, "GET", f"/games/{game_id}", tokens[0])["to_move"]
     context = new_context(DESKTOP, permissions=["notifications"])
     context.add_init_script(WATCH_NOTIFICATIONS)
     page = context.new_page()
-    page.goto(f"{site.base_url}/play/{game_id}#token={tokens[waiting]}")
+    page.goto(f"{site.base_url}/play/{game_id}#token={tokens[1 - offered]}")  # the seat, kept in this browser
     wait_until(lambda: " v " in page.locator("#title").inner_text(), "the seat")
     assert page.evaluate("window.__asked") == 0, "permission asked on load"
     assert not page.locator("#sound-toggle").is_checked()  # the sound is off until chosen
     page.locator("#notify-toggle").click()
     wait_until(lambda: page.locator("#notify-toggle").get_attribute("aria-pressed") == "true", "notifications on")
     assert page.evaluate("window.__asked") == 1
+    return page, game_id, tokens, offered
 
+
+def test_the_page_calls_its_player_when_the_turn_becomes_theirs_in_a_hidden_tab(site, new_context):
+    page, game_id, tokens, offered = seat_calling_its_player(site, new_context)
     page.evaluate("window.__hidden = true")  # the player looks at another tab
-    response = requests.post(f"{site.base_url}/games/{game_id}/actions", json={"type": "pass"}, timeout=10,
-                             headers={"Authorization": f"Bearer {tokens[offered]}"})
-    assert response.status_code == 200, response.text
+    api(site, "POST", f"/games/{game_id}/actions", tokens[offered], {"type": "pass"})
     notes = wait_until(lambda: page.evaluate("window.__notes"), "the notification")
     assert notes == [["Your turn", page.locator("#title").inner_text()]], notes
     assert page.title().startswith("(Your turn)")
@@ -174,12 +167,10 @@ def test_installable_and_the_seat_page_opens_offline_from_the_shell(site, new_co
         sizes.add(width)
     assert {192, 512} <= sizes and any(i["purpose"] == "maskable" for i in about["icons"])
 
-    created = post(site, "/games", {"name": "Ann"})
-    game_id = created["game_id"]
-    post(site, f"/games/{game_id}/join", {"name": "Bob", "invite_code": created["invite_code"]})
+    game_id, tokens = two_seats(site)
     context = new_context({"width": 360, "height": 740}, is_mobile=True, has_touch=True, service_workers="allow")
     page = context.new_page()
-    page.goto(f"{site.base_url}/play/{game_id}#token={created['token']}")
+    page.goto(f"{site.base_url}/play/{game_id}#token={tokens[0]}")
     wait_until(lambda: page.evaluate("Boolean(navigator.serviceWorker.controller)"), "the service worker", timeout=30)
     wait_until(lambda: page.locator("#hand-groups button").count() == 10, "the hand")
     page.reload()  # now through the worker: the shell and scripts go into its cache
@@ -202,27 +193,12 @@ def test_installable_and_the_seat_page_opens_offline_from_the_shell(site, new_co
 
 
 def test_my_games_calls_the_player_when_any_game_becomes_theirs(site, new_context):
-    created = post(site, "/games", {"name": "Ann"})
-    game_id = created["game_id"]
-    joined = post(site, f"/games/{game_id}/join", {"name": "Bob", "invite_code": created["invite_code"]})
-    tokens = {0: created["token"], 1: joined["token"]}
-    offered = requests.get(f"{site.base_url}/games/{game_id}", headers={"Authorization": f"Bearer {tokens[0]}"},
-                           timeout=10).json()["to_move"]
-    waiting = 1 - offered
-    context = new_context(DESKTOP, permissions=["notifications"])
-    context.add_init_script(WATCH_NOTIFICATIONS)
-    page = context.new_page()
-    page.goto(f"{site.base_url}/play/{game_id}#token={tokens[waiting]}")  # the seat, kept in this browser
-    wait_until(lambda: " v " in page.locator("#title").inner_text(), "the seat")
-    page.locator("#notify-toggle").click()  # the player's choice, from a click, holds for My games too
-    wait_until(lambda: page.locator("#notify-toggle").get_attribute("aria-pressed") == "true", "notifications on")
+    page, game_id, tokens, offered = seat_calling_its_player(site, new_context)  # the choice holds for My games
     page.goto(f"{site.base_url}/my-games")
     wait_until(lambda: "turn" in page.locator("#games").inner_text(), "my games")
     assert not page.title().startswith("(Your turn")
     page.evaluate("window.__hidden = true")
-    response = requests.post(f"{site.base_url}/games/{game_id}/actions", json={"type": "pass"}, timeout=10,
-                             headers={"Authorization": f"Bearer {tokens[offered]}"})
-    assert response.status_code == 200, response.text
+    api(site, "POST", f"/games/{game_id}/actions", tokens[offered], {"type": "pass"})
     notes = wait_until(lambda: page.evaluate("window.__notes"), "the notification from My games", timeout=40)
     assert notes[0][0] == "Your turn" and "v" in notes[0][1], notes
     assert page.title().startswith("(Your turn: 1) My games"), page.title()

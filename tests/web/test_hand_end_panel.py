@@ -2,36 +2,13 @@
 hand's end panel left open while the next hands are played gives way to the newer hand's, and at
 the match's end every page shows the final hand's two hands and its deck check, after the last
 knock and after a reload; the score sheet then explains its totals line by line, on both seats'
-pages and a watcher's (defect 3). The
-moves are made over the API; the pages only watch, as a player who leaves the panel open does."""
+pages and a watcher's (defect 3). The moves are made over the API; the pages only watch, as a player who leaves the panel open does."""
 from __future__ import annotations
 
 import re
 
-import requests
-
-from tests.api.helpers import choose
-
+from .support import api, play_until, two_seats
 from .test_browser import wait_until
-
-
-def api(site, method: str, path: str, token: str | None = None, body=None):
-    headers = {"Authorization": f"Bearer {token}"} if token else {}
-    response = requests.request(method, site.base_url + path, json=body, headers=headers, timeout=30)
-    assert response.status_code in (200, 201), response.text
-    return response.json()
-
-
-def play_until(site, game_id: str, tokens: dict[int, str], done) -> dict:
-    """Moves by the tests' simple policy until done(seat 0's view); returns that view."""
-    for _ in range(3000):
-        view = api(site, "GET", f"/games/{game_id}", tokens[0])
-        if done(view):
-            return view
-        seat = view["to_move"]
-        mine = view if seat == 0 else api(site, "GET", f"/games/{game_id}", tokens[1])
-        api(site, "POST", f"/games/{game_id}/actions", tokens[seat], choose(mine))
-    raise AssertionError("the match did not get there")
 
 
 def panel_title(page) -> str:
@@ -68,10 +45,7 @@ def seat_totals(view: dict) -> list[int]:
 def first_hand_with_pages(site, new_context):
     """A match to 50 watched by both seats' pages until its first hand's end shows on both, left
     open; None when that hand ended the match already (a big gin can), so the caller deals again."""
-    created = api(site, "POST", "/games", body={"name": "Ann", "rules": {"preset": "standard", "target": 50}})
-    game_id = created["game_id"]
-    joined = api(site, "POST", f"/games/{game_id}/join", body={"name": "Bob", "invite_code": created["invite_code"]})
-    tokens = {0: created["token"], 1: joined["token"]}
+    game_id, tokens = two_seats(site, {"preset": "standard", "target": 50})
     pages = {}
     for seat, token in tokens.items():
         page = new_context().new_page()

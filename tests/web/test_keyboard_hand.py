@@ -8,8 +8,8 @@ import requests
 from tests.api.helpers import choose
 
 from .conftest import DESKTOP
+from .support import api, two_seats
 from .test_browser import move_button, press_tab_until, status, wait_until
-from .test_hand_end_panel import api
 
 
 def keyboard_turn(page) -> bool:
@@ -41,29 +41,27 @@ def keyboard_turn(page) -> bool:
 
 def test_a_whole_hand_by_keyboard_including_the_knock(site, new_context):
     for _attempt in range(6):  # until this seat knocks (a hand may end void first, the stock run out)
-        created = api(site, "POST", "/games", body={"name": "Ann", "rules": {"preset": "standard", "target": 500}})
-        game_id = created["game_id"]
-        joined = api(site, "POST", f"/games/{game_id}/join", body={"name": "Bob", "invite_code": created["invite_code"]})
+        game_id, tokens = two_seats(site, {"preset": "standard", "target": 500})
         page = new_context(DESKTOP).new_page()
-        page.goto(f"{site.base_url}/play/{game_id}#token={created['token']}")
+        page.goto(f"{site.base_url}/play/{game_id}#token={tokens[0]}")
         wait_until(lambda: " v " in page.locator("#title").inner_text(), "the seat")
         for _ in range(80):
-            view = api(site, "GET", f"/games/{game_id}", created["token"])
+            view = api(site, "GET", f"/games/{game_id}", tokens[0])
             if view["last_hand"] is not None:
                 break  # the hand is over
             if view["to_move"] == 0:
                 wait_until(lambda: status(page).startswith("Your turn"), "the page's turn")
                 if keyboard_turn(page):
-                    record = api(site, "GET", f"/games/{game_id}", created["token"])["last_hand"]
+                    record = api(site, "GET", f"/games/{game_id}", tokens[0])["last_hand"]
                     assert record["knocker"] == 0 and record["result"] in ("knock", "gin", "undercut", "tie")
                     return
             else:
-                theirs = api(site, "GET", f"/games/{game_id}", joined["token"])
+                theirs = api(site, "GET", f"/games/{game_id}", tokens[1])
                 action = choose(theirs)
                 if action["type"] in ("knock", "big_gin"):  # the other seat never ends the hand: the keyboard's to end
                     action = next(a for a in theirs["legal_actions"] if a["type"] == "discard")
                 moved = requests.post(f"{site.base_url}/games/{game_id}/actions", json=action, timeout=10,
-                                      headers={"Authorization": f"Bearer {joined['token']}"})
+                                      headers={"Authorization": f"Bearer {tokens[1]}"})
                 assert moved.status_code == 200, moved.text
                 wait_until(lambda: page.locator("#table").get_attribute("data-version") == str(moved.json()["version"]),
                            "the page's update")

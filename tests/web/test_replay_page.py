@@ -3,15 +3,12 @@ the arrow keys, from the seat page's link after the match and from a watch key."
 from __future__ import annotations
 
 from .conftest import DESKTOP
+from .support import api, play_until, two_seats
 from .test_browser import wait_until
-from .test_hand_end_panel import api, play_until
 
 
 def test_a_finished_match_is_replayed_step_by_step_with_the_keyboard(site, new_context):
-    created = api(site, "POST", "/games", body={"name": "Ann", "rules": {"preset": "standard", "target": 25}})
-    game_id = created["game_id"]
-    joined = api(site, "POST", f"/games/{game_id}/join", body={"name": "Bob", "invite_code": created["invite_code"]})
-    tokens = {0: created["token"], 1: joined["token"]}
+    game_id, tokens = two_seats(site, {"preset": "standard", "target": 25})
     play_until(site, game_id, tokens, lambda view: view["status"] == "finished")
     replay = api(site, "GET", f"/games/{game_id}/replay", tokens[0])
     steps = replay["steps"]

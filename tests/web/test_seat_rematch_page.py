@@ -5,8 +5,8 @@ seat 0."""
 from __future__ import annotations
 
 from .conftest import DESKTOP
+from .support import api, two_seats
 from .test_browser import wait_until
-from .test_hand_end_panel import api
 
 
 def path_of(page) -> str:
@@ -19,10 +19,7 @@ def path_of(page) -> str:
 
 
 def test_two_anonymous_seats_play_again_from_their_pages(site, new_context):
-    created = api(site, "POST", "/games", body={"name": "Ann"})
-    game_id = created["game_id"]
-    joined = api(site, "POST", f"/games/{game_id}/join", body={"name": "Bob", "invite_code": created["invite_code"]})
-    tokens = {0: created["token"], 1: joined["token"]}
+    game_id, tokens = two_seats(site)
     pages = {}
     for seat, token in tokens.items():
         page = new_context(DESKTOP).new_page()

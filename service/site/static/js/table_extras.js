@@ -114,9 +114,9 @@ export function setUpExtras({ gameId, token }) {
 
   // A seat rematch: the offering seat takes the new game's seat 0 at once (its token kept in this
   // browser), the other seat accepts with its token of this game and is taken to the new one.
-  async function showSeatRematch(view) {
+  async function showSeatRematch(view, known = null) {
     try {
-      const { data } = await call("GET", `/games/${gameId}/seat-rematch`, auth());
+      const data = known || (await call("GET", `/games/${gameId}/seat-rematch`, auth())).data;
       const other = (view.players[1 - view.seat] || {}).name || "your opponent";
       const held = data.game_id && getSeat(data.game_id);
       const parts = [];
@@ -156,15 +156,20 @@ export function setUpExtras({ gameId, token }) {
   // The match is over: a seat rematch where the game offers one, else the players' rematch (a
   // signed-in browser; at a table every seat must hold a player).
   async function startRematch(view) {
-    let seats = false;
+    let seats = null;
     if (!view.format) {  // two seats (a table's view has a format)
-      try { seats = (await call("GET", `/games/${gameId}/seat-rematch`, auth())).data.available; } catch { seats = false; }
+      try { seats = (await call("GET", `/games/${gameId}/seat-rematch`, auth())).data; } catch { seats = null; }
     }
-    const show = seats ? () => showSeatRematch(view) : signedIn() !== null ? showRematch : null;
-    if (!show) return;
+    let look;
+    if (seats && seats.available) {
+      showSeatRematch(view, seats);  // the answer just read
+      look = () => showSeatRematch(view);
+    } else if (signedIn() !== null) {
+      showRematch();
+      look = showRematch;
+    } else return;
     $("rematch").hidden = false;
-    show();
-    rematchTimer = setInterval(show, REMATCH_POLL_MS);
+    rematchTimer = setInterval(look, REMATCH_POLL_MS);
   }
 
   function stopPolling() { if (rematchTimer) { clearInterval(rematchTimer); rematchTimer = null; } }

@@ -35,9 +35,7 @@ let wasMyTurn = null;  // unknown until the first view: opening the page on your
 export function turnChanged(myTurn, title) {
   const became = myTurn && wasMyTurn === false;
   wasMyTurn = myTurn;
-  if (!became) return;
-  if (prefs().notify && canNotify() && document.hidden) new Notification("Your turn", { body: title, tag: "gin-turn" });
-  if (prefs().sound) beep();
+  if (became) callPlayer(title);
 }
 
 const mineBefore = new Map();  // game id -> its turn was this browser's at the last look (My games)
@@ -47,10 +45,12 @@ const mineBefore = new Map();  // game id -> its turn was this browser's at the 
 export function turnsChanged(games) {
   const became = games.filter((g) => g.mine && mineBefore.get(g.gameId) === false);
   for (const g of games) mineBefore.set(g.gameId, g.mine);
-  if (!became.length) return;
-  if (prefs().notify && canNotify() && document.hidden) {
-    new Notification("Your turn", { body: became.map((g) => g.text).join(", "), tag: "gin-turn" });
-  }
+  if (became.length) callPlayer(became.map((g) => g.text).join(", "));
+}
+
+// As the player chose: a notification while the tab is in the background, and the sound.
+function callPlayer(games) {
+  if (prefs().notify && canNotify() && document.hidden) new Notification("Your turn", { body: games, tag: "gin-turn" });
   if (prefs().sound) beep();
 }
 

@@ -1,0 +1,34 @@
+"""What the browser tests do over the API beside the pages: a call, a started two-seat game, and
+moves by the tests' simple policy."""
+from __future__ import annotations
+
+import requests
+
+from tests.api.helpers import choose
+
+
+def api(site, method: str, path: str, token: str | None = None, body=None) -> dict:
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    response = requests.request(method, site.base_url + path, json=body, headers=headers, timeout=30)
+    assert response.status_code in (200, 201), response.text
+    return response.json()
+
+
+def two_seats(site, rules: dict | None = None) -> tuple[str, dict[int, str]]:
+    """A game Ann created and Bob joined (so dealt): its id and the seats' tokens."""
+    created = api(site, "POST", "/games", body={"name": "Ann", **({"rules": rules} if rules else {})})
+    joined = api(site, "POST", f"/games/{created['game_id']}/join",
+                 body={"name": "Bob", "invite_code": created["invite_code"]})
+    return created["game_id"], {0: created["token"], 1: joined["token"]}
+
+
+def play_until(site, game_id: str, tokens: dict[int, str], done) -> dict:
+    """Moves by the tests' simple policy until done(seat 0's view); returns that view."""
+    for _ in range(3000):
+        view = api(site, "GET", f"/games/{game_id}", tokens[0])
+        if done(view):
+            return view
+        seat = view["to_move"]
+        mine = view if seat == 0 else api(site, "GET", f"/games/{game_id}", tokens[1])
+        api(site, "POST", f"/games/{game_id}/actions", tokens[seat], choose(mine))
+    raise AssertionError("the match did not get there")
