@@ -68,8 +68,8 @@ SERVICE_CODES = {
     "database-not-migrated": (503, "the database schema is behind the code: run flask db upgrade"),
 }
 # Raised by the engine used as a library only, never in answer to a request (no route takes a
-# defender's own layoffs), so not part of the API's catalogue.
-LIBRARY_CODES = {"invalid-layoff"}
+# defender's own layoffs; a seat always comes from the token), so not part of the API's catalogue.
+LIBRARY_CODES = {"invalid-layoff", "invalid-seat"}
 # Every code the API answers with: (HTTP status, when it happens). The core's are here; each
 # feature's (games' clock codes, notify's, players', series') are added by the app factory
 # (register_codes) before it registers any route, so the catalogue is whole when it is read.

@@ -7,6 +7,7 @@ STATUS_BY_CODE = {
     "not-your-turn": 409,
     "game-over": 409,
     "invalid-action": 400,
+    "invalid-seat": 400,
 }
 
 
@@ -35,3 +36,11 @@ class InvalidRules(ValueError):
         super().__init__(message)
         self.option = option
         self.message = message
+
+
+def check_seat(seat, seats: int = 2) -> int:
+    """`seat` if it is a seat of `seats` players: an int 0..seats-1. A bool is refused although
+    Python counts it an int: True would otherwise play as seat 1."""
+    if type(seat) is not int or not 0 <= seat < seats:
+        raise IllegalAction("invalid-seat", f"no seat {seat!r}: a seat is a whole number from 0 to {seats - 1}")
+    return seat

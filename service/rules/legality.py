@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from .actions import Action, BigGin, Discard, Draw, Knock, Pass, Resign, TakeUpcard
 from .cards import Card
-from .errors import IllegalAction
+from .errors import IllegalAction, check_seat
 from .knock import layout_from_melds
 
 PHASE_WORDS = {
@@ -38,8 +38,9 @@ class Legality:
 
     def _check(self, seat: int, action: Action) -> None:
         # legal_actions asks this directly: the same rules, without composing messages.
-        if not isinstance(action, Action) or seat not in (0, 1):
-            raise IllegalAction("invalid-action", f"not an action for seat 0 or 1: {action!r}")
+        check_seat(seat)
+        if not isinstance(action, Action):
+            raise IllegalAction("invalid-action", f"not an action: {action!r}")
         if self.phase == "match_over":
             raise IllegalAction("game-over", f"the match is over; {action.type} is not possible")
         if isinstance(action, Resign):

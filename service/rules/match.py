@@ -11,7 +11,7 @@ from typing import Iterable
 
 from .actions import Action, BigGin, Discard, Draw, Knock, Pass, Resign, TakeUpcard
 from .cards import Card, parse_cards
-from .errors import IllegalAction
+from .errors import IllegalAction, check_seat
 from .knock import settle_knock
 from .legality import PHASE_WORDS, Legality
 from .options import Rules
@@ -30,8 +30,7 @@ class Match(Legality):
     """The whole state of a match. Build with `Match.new`, restore with `Match.from_dict`."""
 
     def __init__(self, rules: Rules, first_dealer: int):
-        if first_dealer not in (0, 1):
-            raise ValueError("first_dealer must be seat 0 or 1")
+        check_seat(first_dealer)
         self.rules = rules
         self.scheme = CardScheme.of(rules)
         self.first_dealer = first_dealer
@@ -89,7 +88,7 @@ class Match(Legality):
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Every turn action `check` accepts now (resigning, always allowed, is not listed)."""
-        if seat != self.to_move:
+        if check_seat(seat) != self.to_move:
             return []
         legal = []
         for action in self._candidates(seat):
@@ -278,6 +277,7 @@ class Match(Legality):
 
     def forfeit(self, seat: int, reason: str = "resign") -> list[dict]:
         """`seat` loses the match now (resignation, or a timeout the caller has established)."""
+        check_seat(seat)
         if self.is_over:
             raise IllegalAction("game-over", "the match is over already")
         events = [{"type": reason, "hand": self.hand_number, "seat": seat}]

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .actions import Action, Resign
-from .errors import IllegalAction, InvalidRules
+from .errors import IllegalAction, InvalidRules, check_seat
 from .match import Match
 from .options import Rules
 from .plain import plain_copy
@@ -69,10 +69,12 @@ class Table:
                 if b and b["match"].to_move is not None and not self.is_over]
 
     def side_of(self, seat: int) -> int:
+        self._check_seat(seat)
         return next(i for i, side in enumerate(self.sides) if seat in side)
 
     def board_of(self, seat: int) -> int | None:
         """The board `seat` plays on now, or None (sitting out, or waiting for the round)."""
+        self._check_seat(seat)
         for i, board in enumerate(self.boards):
             if board and seat in board["seats"]:
                 return i
@@ -186,8 +188,7 @@ class Table:
         return [{"type": "match_end", "result": plain_copy(result)}]
 
     def _check_seat(self, seat: int) -> None:
-        if not isinstance(seat, int) or not 0 <= seat < self.seats:
-            raise IllegalAction("invalid-action", f"no seat {seat!r} at this table of {self.seats}")
+        check_seat(seat, self.seats)
 
     def _open_board(self, i: int, a: int, b: int, dealer: int) -> None:
         seats = sorted((a, b))
@@ -242,6 +243,7 @@ class Table:
 
     def redact(self, event: dict, viewer: int, reveal_all: bool = False) -> dict:
         """A table event as `viewer` may see it: a board's private parts only to its own player."""
+        self._check_seat(viewer)
         seats = event.get("seats")
         local = seats.index(viewer) if seats and viewer in seats else -1
         return redact_event(event, local, reveal_all)
@@ -288,10 +290,10 @@ class Rotation(Table):
 
     def __init__(self, rules: Rules | None = None, first_pair=(0, 1), first_dealer: int | None = None):
         super().__init__(rules or Rules(), 3, [[0], [1], [2]])
-        a, b = sorted(first_pair)
-        if not (0 <= a < b <= 2):
+        a, b = sorted(check_seat(seat, 3) for seat in first_pair)
+        if a == b:
             raise ValueError("first_pair names two different seats of 0, 1, 2")
-        dealer = a if first_dealer is None else first_dealer
+        dealer = a if first_dealer is None else check_seat(first_dealer, 3)
         if dealer not in (a, b):
             raise ValueError("the first dealer plays the first hand")
         self.sitting_out = 3 - a - b

@@ -1,14 +1,14 @@
 """Per-seat views and event redaction: nothing a seat may not see ever leaves here."""
 from __future__ import annotations
 
+from .errors import IllegalAction, check_seat
 from .plain import plain_copy
 
 
 def seat_view(match, seat: int, shared: dict | None = None) -> dict:
     """What `seat` may see. `shared`: shared_parts(match), when several seats' views are made at
     once (Match.views): what every seat sees alike is then copied once, not once per seat."""
-    if seat not in (0, 1):
-        raise ValueError("seat must be 0 or 1")
+    check_seat(seat)
     if shared is None:
         shared = shared_parts(match)
     opponent = 1 - seat
@@ -65,7 +65,10 @@ def _arrangement(match, hand) -> dict:
 
 def redact_event(event: dict, viewer_seat: int, reveal_all: bool = False) -> dict:
     """The event as `viewer_seat` may see it: its own private part merged in, the rest dropped;
-    with reveal_all (the hand is over and its deck revealed) every private part is shown."""
+    with reveal_all (the hand is over and its deck revealed) every private part is shown.
+    `viewer_seat` -1 is a viewer with no part (a table seat not on the event's board)."""
+    if type(viewer_seat) is not int:  # str(True) names no part, but a bool is no seat all the same
+        raise IllegalAction("invalid-seat", f"no seat {viewer_seat!r}: a seat is a whole number")
     public = {k: plain_copy(v) for k, v in event.items() if k != "private"}
     private = event.get("private") or {}
     for seat_key, part in private.items():
