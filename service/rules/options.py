@@ -165,8 +165,10 @@ PRESETS: dict[str, dict[str, Any]] = {
     # gin and game scoring, which keep the standard values.
     "poker_tj": {"undercut_bonus": 20, "big_gin": False, "next_dealer": "winner"},
     # 003 (the introductory blog): 25 for gin (10 or 11 cards alike), an undercut only when the
-    # knocker has more, 100 for the game and 25 a box.
-    "rummy_blog": {"undercut_on_tie": False, "big_gin_bonus": 25},
+    # knocker has more, 100 for the game and 25 a box, and no shutout: the game's end is "Once a
+    # player has acquired 100 points the game is over. In addition wining player gets bonus of 100
+    # points for won game and 25 points bonus for each hand won during a game", nothing more.
+    "rummy_blog": {"undercut_on_tie": False, "big_gin_bonus": 25, "shutout": "none"},
     # 004 (the Knock 'em down page): the non-dealer takes the upcard or draws, undercut on a tie,
     # 20 a box, a 100 schneider; the game's winner scores the difference, no game bonus.
     "knock_em_down": {"first_turn": "take_or_draw", "big_gin": False, "game_bonus": 0, "box_bonus": 20,

@@ -6,6 +6,7 @@ import random
 import pytest
 
 from service.rules import PRESETS, InvalidRules, Rules, parse_cards
+from service.rules.scoring import new_games, record_hand_win
 
 from .test_whole_matches import check_record, expected_games
 from .variant_helpers import brute_variant_defence, brute_variant_deadwood, play_to_end, variant_layoffs_fit
@@ -33,7 +34,7 @@ TABLES = {
     "pagat": {"gin_bonus": 20, "undercut_bonus": 10, "big_gin": False, "next_dealer": "loser",
               "game_bonus": 0, "box_bonus": 0, "shutout": "none"},
     "poker_tj": {"undercut_bonus": 20, "big_gin": False, "next_dealer": "winner"},
-    "rummy_blog": {"undercut_on_tie": False, "big_gin_bonus": 25},
+    "rummy_blog": {"undercut_on_tie": False, "big_gin_bonus": 25, "shutout": "none"},
     "knock_em_down": {"first_turn": "take_or_draw", "big_gin": False, "game_bonus": 0, "box_bonus": 20,
                       "shutout": "plus_100"},
 }
@@ -189,3 +190,16 @@ def test_whole_match_under_tedesco(preset):
     match = new_match(preset, first_dealer=rng.randrange(2))
     records, dealers = play_to_end(match, rng)
     check_whole_match(match, records, dealers)
+
+
+def test_003_has_no_shutout():
+    # 003 ends the game with "bonus of 100 points for won game and 25 points bonus for each hand
+    # won during a game" and nothing more: a game won without the loser winning a hand is not
+    # doubled (issue 25, finding 13; the preset used to keep 000's doubling).
+    rules = Rules.from_options("rummy_blog")
+    games = new_games(rules)
+    record_hand_win(rules, games, 0, 0, 60)
+    record_hand_win(rules, games, 1, 0, 45)
+    final = games[0]["final"]
+    assert final["shutout_bonus"] == [0, 0]
+    assert final["totals"] == [105 + 100 + 2 * 25, 0]
