@@ -40,6 +40,8 @@ class Rules:
     card_values: str = "standard"
     mahjong: bool = False
     team_bonus: int = 25
+    # -- issue 25 (RULES.md "The game": 001's box) --
+    box_per: str = "hand"
     preset: str = "standard"
 
     def __post_init__(self):
@@ -113,7 +115,7 @@ OPTION_SPECS: dict[str, tuple[type, Any]] = {
     "target": (int, range(10, 10001)),
     "game_bonus": (int, range(0, 1001)),
     "box_bonus": (int, range(0, 101)),
-    "shutout": (str, ("double", "none", "plus_100")),
+    "shutout": (str, ("double", "none", "plus_100", "double_total")),
     "next_dealer": (str, ("alternate", "winner", "loser")),
     "scoring": (str, ("single", "hollywood")),
     "last_discard_rule": (str, ("void", "take_to_finish")),
@@ -130,6 +132,7 @@ EXTRA_OPTION_SPECS: dict[str, tuple[type, Any]] = {
     "card_values": (str, ("standard", "ace_15", "mahjong")),
     "mahjong": (bool, None),
     "team_bonus": (int, range(0, 101)),
+    "box_per": (str, ("hand", "game")),
 }
 ALL_OPTION_SPECS = {**OPTION_SPECS, **EXTRA_OPTION_SPECS}
 
@@ -161,6 +164,11 @@ PRESETS: dict[str, dict[str, Any]] = {
     # bonus, box or shutout in its table (they are only among its variations).
     "pagat": {"gin_bonus": 20, "undercut_bonus": 10, "big_gin": False, "next_dealer": "loser",
               "game_bonus": 0, "box_bonus": 0, "shutout": "none"},
+    # 001 with the variations it names for the bonuses: "some play that the bonus for an undercut,
+    # the bonus for going gin, and the box (bonus for each game won) are all 25 points" and "if the
+    # loser failed to score during the whole game, the winner's entire score is doubled" (issue 25).
+    "pagat_variations": {"big_gin": False, "next_dealer": "loser", "game_bonus": 0, "box_per": "game",
+                         "shutout": "double_total"},
     # 002 (the short rules page): undercut 20 (a tie too), the winner deals; it breaks off before
     # gin and game scoring, which keep the standard values.
     "poker_tj": {"undercut_bonus": 20, "big_gin": False, "next_dealer": "winner"},

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .options import Rules
 from .plain import plain_copy
+from .side_scoring import close_side_game
 
 
 def new_games(rules: Rules) -> list[dict]:
@@ -30,29 +31,9 @@ def record_hand_win(rules: Rules, games: list[dict], wins_so_far: int, seat: int
 
 
 def close_game(rules: Rules, game: dict, winner: int) -> None:
-    """Add the bonuses: game bonus to the winner, a box per hand won to each, and the shutout."""
-    loser = 1 - winner
-    hand_points = list(game["totals"])
-    shutout_bonus = [0, 0]
-    if game["hands_won"][loser] == 0:
-        if rules.shutout == "double":
-            shutout_bonus[winner] = hand_points[winner]  # hand points doubled before the boxes
-        elif rules.shutout == "plus_100":
-            shutout_bonus[winner] = 100
-    game_bonus = [0, 0]
-    game_bonus[winner] = rules.game_bonus
-    box_bonus = [rules.box_bonus * game["hands_won"][s] for s in (0, 1)]
-    totals = [hand_points[s] + shutout_bonus[s] + game_bonus[s] + box_bonus[s] for s in (0, 1)]
-    game["closed"] = True
-    game["final"] = {
-        "winner": winner,
-        "hand_points": hand_points,
-        "shutout_bonus": shutout_bonus,
-        "game_bonus": game_bonus,
-        "box_bonus": box_bonus,
-        "totals": totals,
-        "margin": totals[winner] - totals[loser],
-    }
+    """Add the bonuses: game bonus to the winner, the boxes and the shutout (two sides of
+    side_scoring's, which any number of sides share)."""
+    close_side_game(rules, game, winner)
 
 
 def all_closed(games: list[dict]) -> bool:

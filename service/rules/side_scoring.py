@@ -44,15 +44,25 @@ def close_reached(rules: Rules, games: list[dict]) -> None:
 
 
 def close_side_game(rules: Rules, game: dict, winner: int) -> None:
-    """Game bonus to the winner, a box per hand won to every side, and the shutout when no other
-    side won a hand."""
+    """Game bonus to the winner, the boxes (box_per hand: to every side per hand won; game: to the
+    winner, 001's "box (bonus for each game won)"), and the shutout: 000's doubles the winner's hand
+    points before the boxes and 004's adds 100 when no other side won a hand; 001's doubles the
+    winner's entire score when no other side scored at all ("if the loser failed to score during
+    the whole game, the winner's entire score is doubled")."""
     sides = len(game["totals"])
+    others = [s for s in range(sides) if s != winner]
     hand_points = list(game["totals"])
-    shutout = [0] * sides
-    if all(game["hands_won"][s] == 0 for s in range(sides) if s != winner):
-        shutout[winner] = {"double": hand_points[winner], "plus_100": 100, "none": 0}[rules.shutout]
     game_bonus = [rules.game_bonus if s == winner else 0 for s in range(sides)]
-    box = [rules.box_bonus * game["hands_won"][s] for s in range(sides)]
+    if rules.box_per == "game":
+        box = [rules.box_bonus if s == winner else 0 for s in range(sides)]
+    else:
+        box = [rules.box_bonus * game["hands_won"][s] for s in range(sides)]
+    shutout = [0] * sides
+    if rules.shutout == "double_total":
+        if all(hand_points[s] <= 0 and box[s] == 0 for s in others):
+            shutout[winner] = hand_points[winner] + game_bonus[winner] + box[winner]
+    elif all(game["hands_won"][s] == 0 for s in others):
+        shutout[winner] = {"double": hand_points[winner], "plus_100": 100, "none": 0}[rules.shutout]
     totals = [hand_points[s] + shutout[s] + game_bonus[s] + box[s] for s in range(sides)]
     game["closed"] = True
     game["final"] = {"winner": winner, "hand_points": hand_points, "shutout_bonus": shutout,

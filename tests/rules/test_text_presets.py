@@ -33,6 +33,8 @@ TABLES = {
                     "big_gin": False, "mahjong": True, "card_values": "mahjong"},
     "pagat": {"gin_bonus": 20, "undercut_bonus": 10, "big_gin": False, "next_dealer": "loser",
               "game_bonus": 0, "box_bonus": 0, "shutout": "none"},
+    "pagat_variations": {"big_gin": False, "next_dealer": "loser", "game_bonus": 0, "box_per": "game",
+                         "shutout": "double_total"},
     "poker_tj": {"undercut_bonus": 20, "big_gin": False, "next_dealer": "winner"},
     "rummy_blog": {"undercut_on_tie": False, "big_gin_bonus": 25, "shutout": "none"},
     "knock_em_down": {"first_turn": "take_or_draw", "big_gin": False, "game_bonus": 0, "box_bonus": 20,
@@ -203,3 +205,59 @@ def test_003_has_no_shutout():
     final = games[0]["final"]
     assert final["shutout_bonus"] == [0, 0]
     assert final["totals"] == [105 + 100 + 2 * 25, 0]
+
+
+# -- 001's box and shutout (issue 25, finding 14) -------------------------------------------------
+
+def close_after(rules, wins):
+    """Games after hands won as (seat, points), in order; the sheet's finals."""
+    games, won = new_games(rules), [0, 0]
+    for seat, points in wins:
+        record_hand_win(rules, games, won[seat], seat, points)
+        won[seat] += 1
+    return [g["final"] for g in games]
+
+
+def test_001s_box_is_a_bonus_per_game_won():
+    # 001: "the box (bonus for each game won)", not 000's "for every hand a player won".
+    rules = Rules.from_options("pagat_variations")
+    final, = close_after(rules, [(0, 40), (1, 30), (0, 35), (0, 30)])
+    assert final["box_bonus"] == [25, 0] and final["game_bonus"] == [0, 0]
+    assert final["totals"] == [105 + 25, 30] and final["shutout_bonus"] == [0, 0]
+    per_hand, = close_after(Rules.from_options("pagat_variations", box_per="hand"),
+                            [(0, 40), (1, 30), (0, 35), (0, 30)])
+    assert per_hand["box_bonus"] == [75, 25]
+
+
+def test_001s_box_in_each_of_hollywoods_games():
+    rules = Rules.from_options("pagat_variations", scoring="hollywood")
+    finals = close_after(rules, [(0, 60)] * 4)  # each game closes at its 2nd win credited
+    assert [f["box_bonus"] for f in finals] == [[25, 0]] * 3
+
+
+def test_001s_shutout_doubles_the_entire_score():
+    # 001: "if the loser failed to score during the whole game, the winner's entire score is
+    # doubled": the hands and the box together (000's doubles the hand points before the boxes).
+    rules = Rules.from_options("pagat_variations")
+    final, = close_after(rules, [(0, 60), (0, 45)])
+    assert final["shutout_bonus"] == [105 + 25, 0]
+    assert final["totals"] == [2 * (105 + 25), 0]
+    with_game_bonus, = close_after(Rules.from_options("pagat_variations", game_bonus=100), [(0, 60), (0, 45)])
+    assert with_game_bonus["totals"] == [2 * (105 + 100 + 25), 0]
+    # The loser scored: no shutout.
+    final, = close_after(rules, [(1, 5), (0, 60), (0, 45)])
+    assert final["shutout_bonus"] == [0, 0] and final["totals"] == [130, 5]
+    # 000's, for comparison: the hand points doubled, then a box per hand won.
+    final, = close_after(Rules.from_options("standard"), [(0, 60), (0, 45)])
+    assert final["shutout_bonus"] == [105, 0] and final["totals"] == [210 + 100 + 50, 0]
+
+
+def test_001s_shutout_at_a_table_of_three():
+    from service.rules.side_scoring import close_side_game
+    rules = Rules.from_options("pagat_variations")
+    game = {"totals": [0, 120, 0], "hands_won": [0, 2, 0], "closed": False, "final": None}
+    close_side_game(rules, game, 1)
+    assert game["final"]["totals"] == [0, 2 * (120 + 25), 0]
+    game = {"totals": [10, 120, 0], "hands_won": [1, 2, 0], "closed": False, "final": None}
+    close_side_game(rules, game, 1)
+    assert game["final"]["totals"] == [10, 145, 0]

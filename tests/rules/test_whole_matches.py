@@ -99,11 +99,17 @@ def expected_games(rules, records):
         assert game["closed"], "the match ended with a game still open"
         winner, loser = game["winner"], 1 - game["winner"]
         totals = list(game["points"])
-        if game["wins"][loser] == 0:
-            totals[winner] += {"double": game["points"][winner], "none": 0, "plus_100": 100}[rules["shutout"]]
+        shutout = rules["shutout"]
+        if game["wins"][loser] == 0 and shutout != "double_total":
+            totals[winner] += {"double": game["points"][winner], "none": 0, "plus_100": 100}[shutout]
         totals[winner] += rules["game_bonus"]
-        for seat in (0, 1):
-            totals[seat] += rules["box_bonus"] * game["wins"][seat]
+        if rules.get("box_per", "hand") == "game":  # 001: "the box (bonus for each game won)"
+            totals[winner] += rules["box_bonus"]
+        else:
+            for seat in (0, 1):
+                totals[seat] += rules["box_bonus"] * game["wins"][seat]
+        if shutout == "double_total" and totals[loser] == 0:  # 001: "the winner's entire score is doubled"
+            totals[winner] *= 2
         finals.append((winner, game["points"], totals))
     return finals, credited_log
 

@@ -12,7 +12,7 @@ export function rulesInWords(rules, moveTimeHours) {
   if (rules.knocking_allowed && !rules.oklahoma) lines.push(`Knock with ${rules.knock_limit} or less deadwood.`);
   lines.push(`Gin scores a bonus of ${rules.gin_bonus}, an undercut ${rules.undercut_bonus}` +
              (rules.big_gin ? `, Big Gin ${rules.big_gin_bonus}.` : "; no Big Gin."));
-  lines.push(`Winning the game adds ${rules.game_bonus}, each hand won ${rules.box_bonus}; ${DEALER[rules.next_dealer] || ""}.`);
+  lines.push(`Winning the game adds ${rules.game_bonus}, each ${rules.box_per === "game" ? "game" : "hand"} won ${rules.box_bonus}; ${DEALER[rules.next_dealer] || ""}.`);
   if (moveTimeHours !== undefined) {
     lines.push(moveTimeHours ? `Each move is due within ${moveTimeHours >= 48 ? `${moveTimeHours / 24} days` : `${moveTimeHours} hours`}.`
                              : "There is no deadline for moves.");

@@ -34,8 +34,8 @@ function bonusRows(view, games, seats) {
   const box = view.rules.box_bonus;
   const lines = [["hand_points", "Hands", "the points of the hands above"],
     ["game_bonus", "Game bonus", "to the game's winner"],
-    ["box_bonus", "Boxes", `${box} for each hand won`],
-    ["shutout_bonus", "Shutout", "the loser won no hand"]];
+    ["box_bonus", "Boxes", `${box} for each ${view.rules.box_per === "game" ? "game" : "hand"} won`],
+    ["shutout_bonus", "Shutout", view.rules.shutout === "double_total" ? "the loser scored nothing" : "the loser won no hand"]];
   return lines.filter(([key]) => key === "hand_points" || games.some((g) => g.final && g.final[key].some(Boolean)))
     .map(([key, label, why]) => el("tr", { class: key === "hand_points" ? "subtotal" : "bonus", "data-line": key },
       el("th", { scope: "row" }, label), el("td", {}, why),
