@@ -60,6 +60,8 @@ def decide(view: dict, knock_at: int | None = None) -> Decision:
     before = _held_deadwood(hand)
     if "big_gin" in kinds:
         return Decision({"type": "big_gin"}, before, 0, "all 11 cards meld")
+    if "choose_dealer" in kinds:  # 002's cut won: the non-dealer has the first look at the upcard
+        return Decision({"type": "choose_dealer", "deal": False}, before, None, "the non-dealer sees the upcard first")
     mahjong = _decide_mahjong(view, hand, legal, before) if "table" in view else None
     if mahjong is not None:
         return mahjong

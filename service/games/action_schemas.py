@@ -76,6 +76,12 @@ class ResignActionSchema(StrictSchema):
     type = action_type("resign")
 
 
+class ChooseDealerActionSchema(StrictSchema):
+    """Rules first_dealer_by cut_higher_chooses (002): the higher card of the cut deals first or not."""
+    type = action_type("choose_dealer")
+    deal = f.Boolean(required=True, truthy={True}, falsy={False}, **doc("true: I deal the first hand; false: the other seat does"))
+
+
 class ClaimTimeoutActionSchema(StrictSchema):
     """The waiting seat claims the match once the opponent's deadline has passed."""
     type = action_type("claim_timeout")
@@ -84,7 +90,7 @@ class ClaimTimeoutActionSchema(StrictSchema):
 ACTION_SCHEMAS = {"take_upcard": TakeUpcardActionSchema, "pass": PassActionSchema, "draw": DrawActionSchema,
                   "discard": DiscardActionSchema, "knock": KnockActionSchema, "big_gin": BigGinActionSchema,
                   "resign": ResignActionSchema, "claim_timeout": ClaimTimeoutActionSchema,
-                  "meld": MeldActionSchema, "add_on": AddOnActionSchema}
+                  "meld": MeldActionSchema, "add_on": AddOnActionSchema, "choose_dealer": ChooseDealerActionSchema}
 ACTION_TYPES = tuple(ACTION_SCHEMAS)
 
 

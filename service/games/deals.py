@@ -27,5 +27,16 @@ def new_salt() -> str:
     return secrets.token_hex(32)
 
 
+def cut_for_first_dealer(match) -> list[dict]:
+    """The cut for the first dealer (rules first_dealer_by), until it decides: each try from a
+    freshly shuffled pack, its top card seat 0's and the next seat 1's. The cards are shown to
+    both seats at once (the cut events, the view's `cuts`): nothing is hidden, so nothing to commit."""
+    events: list[dict] = []
+    while match.needs_cut:
+        pack = shuffled_deck()
+        events += match.cut(pack[0], pack[1])
+    return events
+
+
 def commitment(salt_hex: str, deck: list[str]) -> str:
     return hashlib.sha256((salt_hex + ":" + " ".join(deck)).encode("ascii")).hexdigest()

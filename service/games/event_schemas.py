@@ -10,7 +10,7 @@ from ..core.fields import doc
 from ..core.openapi import ref
 from .fields import Card, Documented, EngineRecord, seat_field
 from .table_game import MAX_SEAT
-from .view_schemas import HandRecordSchema, SeatCardsSchema
+from .view_schemas import CutCardsSchema, HandRecordSchema, SeatCardsSchema
 
 
 class EventBase(EngineRecord):
@@ -45,6 +45,25 @@ class DealEventSchema(EventBase):
     knock_limit = f.Integer(required=True, **doc("This hand's (Oklahoma: the upcard's value, or the knock card's)"))
     cards = f.Nested(SeatCardsSchema, required=True,
                      **doc("The cards dealt: your own; the opponent's once the hand is over"))
+
+
+class CutEventSchema(EventBase):
+    """One try of the cut for the first dealer (rules first_dealer_by), before the first deal
+    (`hand` 0): the card each seat drew, shown to both."""
+    type = event_type("cut")
+    cards = f.Nested(CutCardsSchema, required=True, **doc("Each seat's card, by seat"))
+    outcome = f.String(required=True, validate=v.OneOf(("deals", "chooses", "tie")), **doc(
+        "deals: `dealer` deals first (001, the lower card); chooses: `chooser` chooses who deals (002, the "
+        "higher card); tie: cards of one rank under 001, cut again"))
+    dealer = seat_field("With outcome deals", required=True, allow_none=True)
+    chooser = seat_field("With outcome chooses", required=True, allow_none=True)
+
+
+class ChooseDealerEventSchema(SeatEventBase):
+    """The higher card of 002's cut chose who deals first."""
+    type = event_type("choose_dealer")
+    deal = f.Boolean(required=True, **doc("Whether the chooser deals"))
+    dealer = seat_field("Who deals the first hand", required=True)
 
 
 class TakeUpcardEventSchema(SeatEventBase):
@@ -123,7 +142,8 @@ EVENT_SCHEMAS = {"deal": DealEventSchema, "take_upcard": TakeUpcardEventSchema, 
                  "draw": DrawEventSchema, "discard": DiscardEventSchema, "knock": KnockEventSchema,
                  "big_gin": BigGinEventSchema, "hand_end": HandEndEventSchema, "hand_void": HandVoidEventSchema,
                  "resign": ResignEventSchema, "timeout": TimeoutEventSchema, "match_end": MatchEndEventSchema,
-                 "meld": MeldEventSchema, "add_on": AddOnEventSchema}
+                 "meld": MeldEventSchema, "add_on": AddOnEventSchema, "cut": CutEventSchema,
+                 "choose_dealer": ChooseDealerEventSchema}
 
 
 class EventsPageSchema(ma.Schema):

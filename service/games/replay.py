@@ -25,11 +25,12 @@ def replay(game: Game) -> dict:
     decks = dict(db.session.execute(select(Deal.hand, Deal.deck).where(Deal.game_id == game.id)).all())
     rows = db.session.execute(select(Event.seq, Event.seat, Event.payload, Event.action)
                               .where(Event.game_id == game.id).order_by(Event.seq)).all()
-    match = Match.new(Rules.from_dict(game.rules), game.first_dealer)
-    steps: list[dict] = []
+    cuts = [row.payload["cards"] for row in rows if row.payload.get("type") == "cut"]
+    match = Match.new(Rules.from_dict(game.rules), None if cuts else game.first_dealer)
+    steps: list[dict] = [_step(match, None, None, match.cut(cut["0"], cut["1"])) for cut in cuts]
     for row in rows:
         if row.action is None:
-            continue  # made with the action before it (a deal, a hand's end) or by the join
+            continue  # made with the action before it (a deal, a hand's end) or by the join (a cut)
         _deal_if_due(game, match, decks, steps)
         kind = row.action.get("type")
         if kind == "claim_timeout":

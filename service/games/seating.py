@@ -11,7 +11,7 @@ from ..core.errors import Problem
 from ..core.extensions import db
 from ..core.tokens import hash_secret, new_game_id, new_invite_code, new_token
 from ..rules import InvalidRules, Match, Rules
-from . import deadlines, move_reads, moves, store
+from . import deadlines, deals, move_reads, moves, store
 from .models import Game, Seat, utcnow
 from .table_game import TableGame
 
@@ -73,8 +73,8 @@ def seat_of_invite(game: Game, invite_code: str) -> int | None:
 def take_seat(game_id: str, invite_code: str, name: str, first_dealer: int | None = None
               ) -> tuple[Game, Match | TableGame | None, str, int]:
     """The seat the invite code opens is taken; when that was the last free seat the first hand is
-    dealt (by `first_dealer`, else a seat drawn at random: a rematch gives the first deal to the
-    other side). Returns the game, its match (None while seats are free), the token and the seat."""
+    dealt (by `first_dealer`, else by the cut when the rules say so, else a seat drawn at random: a
+    rematch gives the first deal to the other side). Returns the game, its match (None while seats are free), the token and the seat."""
     game = db.session.execute(select(Game).where(Game.id == game_id).with_for_update()).scalar() \
         if store.could_be_game_id(game_id) else None
     seat = _invited_seat(game, invite_code)
@@ -89,12 +89,15 @@ def take_seat(game_id: str, invite_code: str, name: str, first_dealer: int | Non
         db.session.flush()
         return game, None, token, seat.seat
     rules = Rules.from_dict(game.rules)
-    first_dealer = secrets.randbelow(2) if first_dealer is None else first_dealer
+    cut = first_dealer is None and rules.first_dealer_by != "random"  # two seats only: a table refuses it
+    if first_dealer is None and not cut:
+        first_dealer = secrets.randbelow(2)
     match = TableGame.new(rules, len(game.seats), first_dealer) if len(game.seats) > 2 \
         else Match.new(rules, first_dealer=first_dealer)
+    events = deals.cut_for_first_dealer(match) if cut else []
     db.session.flush()  # the seat taken, then the first hand dealt by the move path (its clock, hooks, views)
     connection = moves.driver()
-    moves.record(connection, move_reads.lock_seat(connection, game.id, seat.seat), match, None, None, [],
+    moves.record(connection, move_reads.lock_seat(connection, game.id, seat.seat), match, None, None, events,
                  deadlines.now())
     game = db.session.get(Game, game.id, populate_existing=True)  # as the move path left it
     return game, match, token, seat.seat

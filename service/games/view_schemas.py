@@ -10,7 +10,7 @@ from ..core.fields import doc
 from ..core.openapi import ref
 from .fields import Card, Documented, EngineRecord, cards, pair, seat_field
 
-PHASES = ("awaiting_deal", "upcard_offer", "draw", "discard", "last_discard_offer", "match_over")
+PHASES = ("cut", "dealer_choice", "awaiting_deal", "upcard_offer", "draw", "discard", "last_discard_offer", "match_over")
 STATUSES = ("waiting_for_opponent", "active", "finished")
 HAND_RESULTS = ("knock", "gin", "big_gin", "undercut", "tie", "void")
 MATCH_END_REASONS = ("target", "resign", "timeout")
@@ -72,6 +72,12 @@ class SeatCardsSchema(ma.Schema):
     cards are hidden from this viewer."""
     zero = f.List(Card(), data_key="0", attribute="0", **doc("Seat 0's cards"))
     one = f.List(Card(), data_key="1", attribute="1", **doc("Seat 1's cards"))
+
+
+class CutCardsSchema(ma.Schema):
+    """One try of the cut for the first dealer: the card each seat drew, keyed by the seat number."""
+    zero = Card(required=True, data_key="0", attribute="0", metadata={"description": "Seat 0's card"})
+    one = Card(required=True, data_key="1", attribute="1", metadata={"description": "Seat 1's card"})
 
 
 class BothHandsSchema(ma.Schema):
@@ -160,7 +166,8 @@ class GameViewSchema(ma.Schema):
     phase = f.String(required=True, validate=v.OneOf(PHASES))
     to_move = seat_field("The seat to move; null between hands and once the match is over",
                          required=True, allow_none=True)
-    dealer = seat_field("null until both seats are taken", required=True, allow_none=True)
+    dealer = seat_field("null until both seats are taken (and the cut, when the rules cut, has chosen)",
+                        required=True, allow_none=True)
     hand_number = f.Integer(required=True, **doc("0 until the first deal"))
     hand = cards("The caller's own cards, sorted")
     arrangement = f.Nested(ArrangementSchema, required=True, allow_none=True,
@@ -185,6 +192,9 @@ class GameViewSchema(ma.Schema):
     table = f.List(f.Nested(TableMeldSchema), **doc(
         "Mahjong gin only: the melds on the table (public), with who put each card there; add_on's "
         "`meld` is an index into this list"))
+    cuts = f.List(f.Nested(CutCardsSchema), **doc(
+        "Rules first_dealer_by a cut only: each try of the cut for the first dealer, the card each seat drew "
+        "(several when cards of one rank cut again)"))
     must_use = Card(allow_none=True, metadata={
         "description": "Mahjong gin only: the deepest card just taken from the pile, which must go "
                        "on the table this turn (shown to the seat to move)"})

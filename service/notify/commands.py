@@ -41,7 +41,8 @@ class CommandError(ValueError):
 
 @dataclass(frozen=True)
 class Command:
-    verb: str  # draw_stock, take, pass, discard, knock, gin, big_gin, resign, claim, meld, add_on
+    verb: str  # draw_stock, take, pass, discard, knock, gin, big_gin, resign, claim, meld, add_on,
+    # deal_first, let_deal
     card: Card | None = None
     text: str = ""  # as the player wrote it, for the answer
     count: int = 1  # take: how many from the top of the discard pile (Mahjong gin)
@@ -53,7 +54,7 @@ class Command:
 
 
 HELP = ("commands: take, pass, draw stock, draw discard (= take), discard 7H, knock 7H, gin, "
-        "gin 7H, big gin, resign, claim (the match, once your opponent's deadline has passed); "
+        "gin 7H, big gin, deal (first) or you deal (after winning the cut), resign, claim (the match, once your opponent's deadline has passed); "
         "in Mahjong gin also take 3 (the top 3 of the pile), meld 3H 4H 5H, add 6H to 2")
 MELD_EXAMPLE = "like meld 3H 4H 5H"
 ADD_EXAMPLE = "a card and a meld number, like add 6H to 2"
@@ -145,6 +146,10 @@ def parse_command(text: str) -> Command:
         return _add_on(text, rest)
     if verb == "pass" and not rest:
         return Command("pass", text=text)
+    if (verb, rest) in (("deal", []), ("deal", ["first"]), ("i", ["deal"])):  # 002's cut won: I deal first
+        return Command("deal_first", text=text)
+    if (verb, rest) in (("you", ["deal"]), ("no", ["deal"])):  # 002's cut won: the other seat deals
+        return Command("let_deal", text=text)
     if verb in ("discard", "knock") and len(rest) <= 1:
         return Command(verb, card_at(1), text=text)
     if verb == "gin" and len(rest) <= 1:
@@ -203,6 +208,8 @@ def resolve(command: Command, view: dict) -> dict:
         return {"type": "take_upcard"} if phase == "upcard_offer" else {"type": "draw", "from": "discard"}
     if verb == "pass":
         return {"type": "pass"}
+    if verb in ("deal_first", "let_deal"):
+        return {"type": "choose_dealer", "deal": verb == "deal_first"}
     if verb == "discard":
         return {"type": "discard", "card": str(card)}
     if verb == "knock":

@@ -54,6 +54,8 @@ def commands(scene: Scene) -> list[str]:
             out.append(f"knock {action['discard']}")
         elif kind == "big_gin":
             out.append("big gin")
+        elif kind == "choose_dealer":
+            out.append("deal" if action.get("deal") else "you deal")
     return list(dict.fromkeys(out))
 
 

@@ -16,6 +16,17 @@ SUMMARY_EVENTS = ("hand_end", "hand_void", "resign", "timeout", "match_end")
 def describe_event(event: dict, scene: Scene) -> str | None:
     """One line per event, in the reader's words; None for events not worth a line."""
     kind, who = event.get("type"), scene.who(event.get("seat"))
+    if kind == "cut":
+        drawn = event.get("cards") or {}
+        said = f"The cut for the first dealer: {scene.who(0)} drew {drawn.get('0')}, {scene.who(1)} {drawn.get('1')}"
+        outcome = {"deals": f"the lower card deals first: {scene.who(event.get('dealer'))}",
+                   "chooses": f"the higher card chooses who deals first: {scene.who(event.get('chooser'))}",
+                   "tie": "one rank, so the cut is made again"}.get(event.get("outcome"), "")
+        return f"{said}; {outcome}."
+    if kind == "choose_dealer":
+        if event.get("deal"):
+            return f"{who.capitalize()} chose to deal first."
+        return f"{who.capitalize()} let {scene.who(event.get('dealer'))} deal first."
     if kind == "deal":
         mine = (event.get("cards") or {}).get(str(scene.seat))
         return (f"Hand {event.get('hand')} was dealt by {scene.who(event.get('dealer'))}; the upcard is "
@@ -177,6 +188,9 @@ def legal_commands(view: dict) -> list[str]:
             lines.append(f"gin             (discard {knocks[0]}; every other card goes on the table)")
     if "big_gin" in kinds:
         lines.append("big gin         all 11 cards in melds")
+    if "choose_dealer" in kinds:
+        lines.append("deal            you deal the first hand (your card of the cut was the higher)")
+        lines.append("you deal        your opponent deals the first hand")
     return lines
 
 
@@ -249,5 +263,5 @@ def result_line(scene: Scene) -> str:
     return f"Match over: {who} by {result.get('margin')}{reason}."
 
 
-PHASES = {"upcard_offer": "the upcard offer", "draw": "draw", "discard": "discard",
+PHASES = {"dealer_choice": "choose who deals first", "upcard_offer": "the upcard offer", "draw": "draw", "discard": "discard",
           "last_discard_offer": "the last discard's offer"}

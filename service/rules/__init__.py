@@ -8,6 +8,7 @@ from .actions import (
     Action,
     AddOn,
     BigGin,
+    ChooseDealer,
     Discard,
     Draw,
     Knock,
@@ -30,7 +31,7 @@ from .tables import Partnership, Rotation, Table
 from .views import redact_event
 
 __all__ = [
-    "Action", "AddOn", "LayMeld", "Arrangement", "BigGin", "Card", "Discard", "Draw", "IllegalAction", "InvalidRules",
+    "Action", "AddOn", "LayMeld", "Arrangement", "BigGin", "Card", "ChooseDealer", "Discard", "Draw", "IllegalAction", "InvalidRules",
     "Knock", "KnockResult", "Match", "Meld", "PRESETS", "Pass", "Resign", "Rules", "TakeUpcard",
     "action_from_dict", "best_arrangement", "deadwood_count", "full_deck", "min_deadwood",
     "parse_cards", "redact_event", "settle_knock",

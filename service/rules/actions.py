@@ -98,10 +98,24 @@ class Resign(Action):
     type = "resign"
 
 
+@dataclass(frozen=True)
+class ChooseDealer(Action):
+    """002's cut: the higher card's player deals first (`deal` true) or lets the other deal."""
+    deal: bool
+    type = "choose_dealer"
+
+    def __post_init__(self):
+        if type(self.deal) is not bool:
+            raise IllegalAction("invalid-action", f"choose_dealer needs 'deal': true or false, not {self.deal!r}")
+
+    def to_dict(self) -> dict:
+        return {"type": self.type, "deal": self.deal}
+
+
 _FIELDS = {
     "take_upcard": set(), "pass": set(), "big_gin": set(), "resign": set(),
     "draw": {"from", "count"}, "discard": {"card"}, "knock": {"discard", "melds"},
-    "meld": {"cards"}, "add_on": {"card", "meld"},
+    "meld": {"cards"}, "add_on": {"card", "meld"}, "choose_dealer": {"deal"},
 }
 
 
@@ -167,6 +181,8 @@ def action_from_dict(data: Any) -> Action:
         if type(meld) is not int:
             raise IllegalAction("invalid-action", "add_on needs 'meld': the index of a meld on the table")
         return AddOn(_card(data, "card"), meld)
+    if kind == "choose_dealer":
+        return ChooseDealer(data.get("deal"))
     if kind == "knock":
         melds = _melds(data["melds"]) if data.get("melds") is not None else None
         return Knock(_card(data, "discard"), melds)

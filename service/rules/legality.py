@@ -9,6 +9,8 @@ from .errors import IllegalAction, check_seat
 from .knock import layout_from_melds
 
 PHASE_WORDS = {
+    "cut": "the cut for the first dealer",
+    "dealer_choice": "the choice of the first dealer",
     "awaiting_deal": "waiting for the deal",
     "upcard_offer": "the upcard offer",
     "draw": "the draw",
@@ -47,6 +49,8 @@ class Legality:
             return
         if self.phase == "awaiting_deal":
             raise IllegalAction("wrong-phase", "no hand is in play: the next hand has not been dealt")
+        if self.phase == "cut":
+            raise IllegalAction("wrong-phase", "no hand is in play: the first dealer is still to be cut")
         if seat != self.to_move:
             raise IllegalAction("not-your-turn",
                                 f"it is seat {self.to_move}'s turn, in {PHASE_WORDS[self.phase]}")

@@ -9,9 +9,10 @@ from __future__ import annotations
 import copy
 from typing import Iterable
 
-from .actions import Action, BigGin, Discard, Draw, Knock, Pass, Resign, TakeUpcard
+from .actions import Action, BigGin, ChooseDealer, Discard, Draw, Knock, Pass, Resign, TakeUpcard
 from .cards import Card, parse_cards
 from .errors import IllegalAction, check_seat
+from .first_deal import FirstDeal
 from .knock import settle_knock
 from .legality import PHASE_WORDS, Legality
 from .options import Rules
@@ -19,24 +20,28 @@ from .plain import plain_copy
 from .scheme import CardScheme
 from .scoring import all_closed, match_result, new_games, record_hand_win
 
-PHASES = ("awaiting_deal", "upcard_offer", "draw", "discard", "last_discard_offer", "match_over")
+PHASES = ("cut", "dealer_choice", "awaiting_deal", "upcard_offer", "draw", "discard", "last_discard_offer", "match_over")
 
 
 def _cards(cards: Iterable[Card]) -> list[str]:
     return [str(c) for c in cards]
 
 
-class Match(Legality):
+class Match(Legality, FirstDeal):
     """The whole state of a match. Build with `Match.new`, restore with `Match.from_dict`."""
 
-    def __init__(self, rules: Rules, first_dealer: int):
-        check_seat(first_dealer)
+    def __init__(self, rules: Rules, first_dealer: int | None):
+        # No first dealer given, under rules that cut for it: the match begins with the cut.
+        cutting = first_dealer is None and rules.first_dealer_by != "random"
+        if not cutting:
+            check_seat(first_dealer)
         self.rules = rules
         self.scheme = CardScheme.of(rules)
         self.first_dealer = first_dealer
         self.dealer = first_dealer
+        self.cuts: list[dict] = []  # each try of the cut: {"0": seat 0's card, "1": seat 1's}
         self.hand_number = 0
-        self.phase = "awaiting_deal"
+        self.phase = "cut" if cutting else "awaiting_deal"
         self.to_move: int | None = None
         self.hands: list[list[Card]] = [[], []]
         self.stock: list[Card] = []  # top of the stock first
@@ -75,6 +80,8 @@ class Match(Legality):
         return self.result["winner"] if self.result else None
 
     def _candidates(self, seat: int) -> list[Action]:
+        if self.phase == "dealer_choice":
+            return [ChooseDealer(True), ChooseDealer(False)]
         if self.phase == "upcard_offer":
             return [TakeUpcard(), Pass()]
         if self.phase == "draw":
@@ -164,6 +171,8 @@ class Match(Legality):
         base = {"hand": self.hand_number, "seat": seat}
         if isinstance(action, Resign):
             return self.forfeit(seat, "resign")
+        if isinstance(action, ChooseDealer):
+            return self._choose_dealer(seat, action)
         if isinstance(action, TakeUpcard):
             self._take_top(seat)
             self.phase = "discard"
@@ -314,6 +323,7 @@ class Match(Legality):
             "multiplier": self.multiplier, "games": plain_copy(self.games),
             "wins": list(self.wins), "sheet": plain_copy(self.sheet),
             "last_hand": plain_copy(self.last_hand), "result": plain_copy(self.result),
+            **({"cuts": plain_copy(self.cuts)} if self.cuts else {}),  # only with a cut: stored states unchanged
         }
 
     @classmethod
@@ -331,6 +341,7 @@ class Match(Legality):
         # Saved before issue 14: no pile-draw count (a fresh count) and no second-deck knock card.
         match.pile_draws = data.get("pile_draws", 0)
         match.knock_card = Card.parse(data["knock_card"]) if data.get("knock_card") else None
+        match.cuts = plain_copy(data.get("cuts", []))
         for name in ("games", "sheet", "last_hand", "result"):
             setattr(match, name, plain_copy(data[name]))
         match._load_extra(data)

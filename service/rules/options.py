@@ -40,7 +40,8 @@ class Rules:
     card_values: str = "standard"
     mahjong: bool = False
     team_bonus: int = 25
-    # -- issue 25 (RULES.md "The game": 001's box) --
+    # -- issue 25 (RULES.md "The first dealer"; "The game": 001's box) --
+    first_dealer_by: str = "random"
     box_per: str = "hand"
     preset: str = "standard"
 
@@ -133,6 +134,7 @@ EXTRA_OPTION_SPECS: dict[str, tuple[type, Any]] = {
     "mahjong": (bool, None),
     "team_bonus": (int, range(0, 101)),
     "box_per": (str, ("hand", "game")),
+    "first_dealer_by": (str, ("random", "cut_lower_deals", "cut_higher_chooses")),
 }
 ALL_OPTION_SPECS = {**OPTION_SPECS, **EXTRA_OPTION_SPECS}
 
@@ -166,9 +168,10 @@ PRESETS: dict[str, dict[str, Any]] = {
               "game_bonus": 0, "box_bonus": 0, "shutout": "none"},
     # 001 with the variations it names for the bonuses: "some play that the bonus for an undercut,
     # the bonus for going gin, and the box (bonus for each game won) are all 25 points" and "if the
-    # loser failed to score during the whole game, the winner's entire score is doubled" (issue 25).
+    # loser failed to score during the whole game, the winner's entire score is doubled" (issue 25);
+    # and 001's own first dealer: "the player who draws the lower card deals".
     "pagat_variations": {"big_gin": False, "next_dealer": "loser", "game_bonus": 0, "box_per": "game",
-                         "shutout": "double_total"},
+                         "shutout": "double_total", "first_dealer_by": "cut_lower_deals"},
     # 002 (the short rules page): undercut 20 (a tie too), the winner deals; it breaks off before
     # gin and game scoring, which keep the standard values.
     "poker_tj": {"undercut_bonus": 20, "big_gin": False, "next_dealer": "winner"},

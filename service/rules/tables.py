@@ -33,8 +33,9 @@ class Table:
     format = ""
 
     def __init__(self, rules: Rules, seats: int, sides: list[list[int]]):
-        if rules.mahjong:
-            raise InvalidRules("mahjong", "Mahjong gin is described for two players only")
+        for option, what in (("mahjong", "Mahjong gin"), ("first_dealer_by", "The cut for the first dealer")):
+            if getattr(rules, option) not in (False, "random"):  # each is its two-player texts' only
+                raise InvalidRules(option, f"{what} is described for two players only")
         self.rules = rules
         self.board_rules = replace(rules, target=BOARD_TARGET, scoring="single", exactly_50_loses=False)
         self.seats = seats

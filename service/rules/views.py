@@ -34,6 +34,8 @@ def seat_view(match, seat: int, shared: dict | None = None) -> dict:
         "last_hand": shared["last_hand"],
         "result": shared["result"],
         "rules": shared["rules"],
+        # Under rules that cut for the first dealer, every try of the cut, for both players to see.
+        **({"cuts": plain_copy(match.cuts)} if match.rules.first_dealer_by != "random" else {}),
     }
 
 

@@ -184,3 +184,15 @@ def test_the_mahjong_turn_mail_lists_its_moves_and_gin():
     assert "gin             (discard KH; every other card goes on the table)" in lines
     draw = {**VIEW_MAHJONG_DRAW, "legal_actions": [{"type": "draw", "from": "discard", "count": 3}]}
     assert legal_commands(draw) == ["take 3          take 8H 3C 5D (8H must go on the table)"]
+
+
+def test_the_choice_of_002s_cut_by_mail():
+    # Issue 25: after 002's cut the higher card's seat chooses who deals first; a reply may say so.
+    from service.notify.mail_pieces import legal_commands
+    view = {"phase": "dealer_choice", "hand": [], "discard_pile": [],
+            "legal_actions": [{"type": "choose_dealer", "deal": True}, {"type": "choose_dealer", "deal": False}]}
+    listed = legal_commands(view)
+    assert any(line.startswith("deal ") for line in listed) and any(line.startswith("you deal") for line in listed)
+    for text, deal in (("deal", True), ("Deal first", True), ("you deal", False), ("no deal", False)):
+        [command] = parse_commands(text)
+        assert resolve(command, view) == {"type": "choose_dealer", "deal": deal}

@@ -34,7 +34,7 @@ TABLES = {
     "pagat": {"gin_bonus": 20, "undercut_bonus": 10, "big_gin": False, "next_dealer": "loser",
               "game_bonus": 0, "box_bonus": 0, "shutout": "none"},
     "pagat_variations": {"big_gin": False, "next_dealer": "loser", "game_bonus": 0, "box_per": "game",
-                         "shutout": "double_total"},
+                         "shutout": "double_total", "first_dealer_by": "cut_lower_deals"},
     "poker_tj": {"undercut_bonus": 20, "big_gin": False, "next_dealer": "winner"},
     "rummy_blog": {"undercut_on_tie": False, "big_gin_bonus": 25, "shutout": "none"},
     "knock_em_down": {"first_turn": "take_or_draw", "big_gin": False, "game_bonus": 0, "box_bonus": 20,

@@ -10,6 +10,14 @@ export function narrate(event, view, playerNames, next = null) {
   const who = (seat) => (seat === view.seat ? "You" : playerNames[seat] || "Your opponent");
   const actor = who(event.seat);
   switch (event.type) {
+    case "cut": {
+      const drawn = `The cut for the first dealer: ${who(0)} drew ${face(event.cards["0"])}, ${who(1)} ${face(event.cards["1"])}`;
+      if (event.outcome === "deals") return `${drawn}; the lower card deals first: ${who(event.dealer)}.`;
+      if (event.outcome === "chooses") return `${drawn}; the higher card chooses who deals first: ${who(event.chooser)}.`;
+      return `${drawn}; one rank, so the cut is made again.`;
+    }
+    case "choose_dealer":
+      return event.deal ? `${actor} chose to deal first.` : `${actor} let ${who(event.dealer).replace("You", "you")} deal first.`;
     case "deal": {
       const mine = (event.cards || {})[String(view.seat)];
       return `Hand ${event.hand} dealt by ${who(event.dealer).replace("You", "you")}; the upcard is ${face(event.upcard)}` +

@@ -217,6 +217,7 @@ async function act(action) {
 function nextStep() {
   if (!view || shown.status !== "active") return "The game is not being played now.";
   if (view.to_move !== view.seat) return "It is not your turn.";
+  if (view.phase === "dealer_choice") return "Your card of the cut was the higher: choose who deals first, below.";
   if (view.phase === "upcard_offer") return "Take the upcard (click the discard pile) or pass: the stock opens after.";
   if (view.phase === "draw") return "Draw a card first: click the stock or the discard pile.";
   if (view.phase === "discard") return "You have drawn: discard by clicking a card in your hand.";

@@ -88,6 +88,10 @@ export function moveButtons(view, handlers) {
     buttons.push(["knock", gin ? "Gin…" : "Knock…", () => handlers.knock(knocks)]);
   }
   if (has((a) => a.type === "big_gin")) buttons.push(["big-gin", "Big Gin!", () => handlers.act({ type: "big_gin" })]);
+  if (has((a) => a.type === "choose_dealer")) {  // 002's cut: the higher card chooses who deals first
+    buttons.push(["deal-first", "I deal first", () => handlers.act({ type: "choose_dealer", deal: true })]);
+    buttons.push(["let-deal", "My opponent deals first", () => handlers.act({ type: "choose_dealer", deal: false })]);
+  }
   $("moves").replaceChildren(...buttons.map(([key, label, onclick]) =>
     el("button", { type: "button", class: "move", dataset: { key: `move-${key}` }, onclick }, label)));
 }
