@@ -1,7 +1,7 @@
 """The options of RULES.md, their standard values, ranges and named presets.
 
 Two generations of options: the original ones (OPTION_SPECS) always appear in `to_dict()`;
-those added for issue 14 (EXTRA_OPTION_SPECS) appear only when they differ from their standard
+those added since (EXTRA_OPTION_SPECS: issues 14 and 25) appear only when they differ from their standard
 value, so the rules dict of every game stored before them is unchanged, key for key.
 """
 from __future__ import annotations
