@@ -5,7 +5,7 @@ import json
 import re
 from collections import defaultdict
 
-from flask import Flask, request
+from flask import Flask, current_app, request
 
 from .errors import (
     CATALOGUE,
@@ -52,6 +52,15 @@ IDEMPOTENCY_KEY = {"in": "header", "name": "Idempotency-Key", "required": False,
                    "schema": {"type": "string", "minLength": 1, "maxLength": 200, "pattern": "^[ -~]+$"},
                    "description": "Optional, unique per move (e.g. a UUID): a retry with the same key and body "
                                   "returns the first answer and is never applied twice (kept per seat)."}
+
+
+def body_required() -> bool:
+    """Whether this request's route declares a required JSON body (flask-smorest's `arguments`, which
+    openapi.yaml's `requestBody: required: true` is written from): such a route answers a request
+    without one as POST /games does (415, or 400 for an empty JSON body), never as if it were `{}`."""
+    view = current_app.view_functions.get(request.endpoint)
+    declared = getattr(view, "_apidoc", {}).get("arguments", {}).get("parameters", ())
+    return any(each.get("in") == "json" and each.get("required", True) for each in declared)
 
 
 def bearer_token() -> str:

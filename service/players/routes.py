@@ -9,7 +9,7 @@ from flask_smorest import Blueprint
 from ..core.errors import Problem
 from ..core.extensions import db
 from ..core.tokens import hash_secret
-from ..core.web import BEARER, bearer_token, etag_headers, problems
+from ..core.web import BEARER, bearer_token, body_required, etag_headers, problems
 from ..games import seating, store, views, waiting
 from ..games.view_schemas import VIEW_EXAMPLE
 from ..rules import Rules
@@ -36,9 +36,10 @@ LINKS_EXAMPLE = {"game": "/games/MKsaxqYqE1pJxqt2oSEDug", "actions": "/games/MKs
 
 def require_json_body():
     """A body, when sent, is one JSON document (the games routes' checks: 413, 415, 400). Routes that
-    take no fields (accept, cancel, rotate) may be posted with no body at all."""
+    take no fields (accept, cancel, rotate) may be posted with no body at all; a route whose body the
+    spec marks required may not (POST /challenges without one would make an open challenge)."""
     if request.method in ("POST", "PATCH") and (request.content_length or request.headers.get("Transfer-Encoding")
-                                                or request.mimetype):
+                                                or request.mimetype or body_required()):
         from ..games.routes import require_json_body as check
         return check()
 
