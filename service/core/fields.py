@@ -20,16 +20,37 @@ class StrictSchema(ma.Schema):
         unknown = ma.RAISE  # an unexpected field is named in a validation-error, never ignored
 
 
-class WholeNumber(f.Integer):
+WHOLE_NUMBER = "must be a whole number (like 3 or 3.0)"
+
+
+def whole_number(value) -> int:
     """A JSON number with no fractional part, as JSON Schema's `integer` means: 3 and 3.0 alike;
-    3.5, "3" and true are refused."""
+    3.5, "3", true and NaN raise ValueError."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError(f"{WHOLE_NUMBER}, got {value!r}")
+    if isinstance(value, float) and not (math.isfinite(value) and value.is_integer()):
+        raise ValueError(f"{WHOLE_NUMBER}, got {value!r}")
+    return int(value)
+
+
+_DIGITS = re.compile(r"^-?[0-9]+(\.0*)?$")
+
+
+class WholeNumber(f.Integer):
+    """The integer field of every request: a body's whole_number, or with `text=True` (a query
+    parameter, always text) its digits, with a zero fraction allowed there too ("50", "50.0")."""
+
+    def __init__(self, *, text: bool = False, **kwargs):
+        super().__init__(**kwargs)
+        self.text = text
 
     def _validated(self, value):
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise self.make_error("invalid")
-        if isinstance(value, float) and not (math.isfinite(value) and value.is_integer()):
-            raise self.make_error("invalid")
-        return int(value)
+        if self.text and isinstance(value, str) and _DIGITS.match(value):
+            return int(value.split(".")[0])
+        try:
+            return whole_number(value)
+        except ValueError as exc:
+            raise ma.ValidationError(str(exc)) from None
 
 
 # RFC 2047 encoded words (`=?charset?q?...?=`): the email package decodes them in any header value

@@ -6,8 +6,10 @@ import marshmallow as ma
 from marshmallow import fields as f
 from marshmallow import validate as v
 
-from ..core.fields import doc
+from ..core.fields import doc, whole_number
 from ..core.openapi import DOC_KEY
+from ..rules import InvalidRules
+from ..rules.options import ALL_OPTION_SPECS
 
 CARD_PATTERN = "^[A2-9TJQK][CDHS]$"  # rank (A 2-9 T J Q K) then suit (C D H S), as the views write them
 CARD = {"description": "A card: rank (A 2-9 T J Q K) then suit (C D H S)", "example": "7H"}
@@ -48,3 +50,21 @@ class Documented(f.Raw):
     def __init__(self, schema, **kwargs):
         metadata = kwargs.pop("metadata", {})
         super().__init__(metadata={**metadata, DOC_KEY: schema}, **kwargs)
+
+
+class RulesChoiceField(f.Dict):
+    """A preset and the options to change, loaded loosely and judged by the engine, which names the
+    option it refuses (invalid-option). A whole-number option is read as every integer field of a
+    request is (core.fields.whole_number): 100.0 reaches the engine as 100, 100.5 is refused."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        return {name: _option_value(name, given) for name, given in super()._deserialize(value, attr, data, **kwargs).items()}
+
+
+def _option_value(name: str, value):
+    if ALL_OPTION_SPECS.get(name, (None,))[0] is not int:
+        return value  # the engine names an unknown option, and judges every other kind
+    try:
+        return whole_number(value)
+    except ValueError as exc:
+        raise InvalidRules(name, f"option {name!r} {exc}") from None

@@ -13,7 +13,7 @@ from ..core.fields import NameField, StrictSchema, WholeNumber, doc
 from ..core.openapi import DOC_KEY, ref
 from ..rules import options as rule_options
 from .contact_fields import ContactFields, ContactOutSchema, InviteFields
-from .fields import Documented, seat_field
+from .fields import Documented, RulesChoiceField, seat_field
 from .table_game import MAX_SEAT, SEAT_COUNTS
 
 MOVE_TIME_HOURS = WholeNumber(load_default=72, allow_none=True, validate=v.Range(1, 24 * 60), metadata={
@@ -44,7 +44,7 @@ def rules_schema(*, all_required: bool) -> dict:
 class CreateGameSchema(StrictSchema, ContactFields, InviteFields):
     name = NameField()
     # Loaded loosely and checked by the engine, which names the option it refuses (invalid-option).
-    rules = f.Dict(load_default=dict, **doc(
+    rules = RulesChoiceField(load_default=dict, **doc(
         "A preset from RULES.md plus option overrides; an unknown option or a value out of range is "
         "refused (422 invalid-option, naming the option)",
         example={"preset": "standard", "knock_limit": 10}, **{DOC_KEY: ref("RulesChoice")}))
@@ -67,15 +67,15 @@ class JoinGameSchema(StrictSchema, ContactFields):
 
 
 class EventsQuerySchema(ma.Schema):
-    after = f.Integer(load_default=0, validate=v.Range(0, 2**31 - 1),  # the database's integer range
+    after = WholeNumber(text=True, load_default=0, validate=v.Range(0, 2**31 - 1),  # the database's integer range
                       **doc("Return events with a sequence number greater than this"))
-    limit = f.Integer(load_default=100, validate=v.Range(1, 500), **doc("At most this many events"))
+    limit = WholeNumber(text=True, load_default=100, validate=v.Range(1, 500), **doc("At most this many events"))
 
 
 class WaitQuerySchema(ma.Schema):
-    wait = f.Integer(strict=False, validate=v.Range(0, 60), metadata={
+    wait = WholeNumber(text=True, validate=v.Range(0, 60), metadata={
         "description": "Long-poll: wait up to this many seconds (max 60) for the version to change"})
-    version = f.Integer(validate=v.Range(min=0), metadata={
+    version = WholeNumber(text=True, validate=v.Range(min=0), metadata={
         "description": "The version you have (instead of If-None-Match)"})
 
 

@@ -8,7 +8,7 @@ from marshmallow import validate as v
 
 from ..core.fields import NameField, StrictSchema, WholeNumber, doc, no_controls
 from ..core.openapi import DOC_KEY, ref
-from ..games.fields import Documented, seat_field
+from ..games.fields import Documented, RulesChoiceField, seat_field
 from ..games.schemas import MOVE_TIME_HOURS, VIEW_DOC, SeatInviteSchema
 from ..games.table_game import SEAT_COUNTS
 from ..games.table_schemas import (
@@ -120,12 +120,12 @@ class MyGamesSchema(ma.Schema):
 
 
 class PageQuerySchema(ma.Schema):
-    limit = f.Integer(load_default=50, validate=v.Range(1, 200), **doc("At most this many games"))
-    offset = f.Integer(load_default=0, validate=v.Range(0, 2**31 - 1), **doc("Skip this many"))
+    limit = WholeNumber(text=True, load_default=50, validate=v.Range(1, 200), **doc("At most this many games"))
+    offset = WholeNumber(text=True, load_default=0, validate=v.Range(0, 2**31 - 1), **doc("Skip this many"))
 
 
 class NewGameSchema(StrictSchema):
-    rules = f.Dict(load_default=dict, **RULES_CHOICE)
+    rules = RulesChoiceField(load_default=dict, **RULES_CHOICE)
     move_time_hours = MOVE_TIME_HOURS
     seats = WholeNumber(load_default=2, validate=v.OneOf(SEAT_COUNTS), **doc(
         "How many players, as in POST /games: 2 (the default) or a table; each other seat has its own "
@@ -153,7 +153,7 @@ class NewChallengeSchema(StrictSchema):
     to = f.String(allow_none=True, validate=[v.Length(1, 40), no_controls],
                   **doc("The name of the player challenged; null or absent: an open challenge anyone may take",
                          example="Bob"))
-    rules = f.Dict(load_default=dict, **RULES_CHOICE)
+    rules = RulesChoiceField(load_default=dict, **RULES_CHOICE)
     move_time_hours = MOVE_TIME_HOURS
     opponent = f.String(load_default="any", validate=v.OneOf(OPPONENT_KINDS),
                         **doc("Who may accept: any player, bots only, humans only"))

@@ -6,6 +6,7 @@ from marshmallow import fields as f
 from marshmallow import validate as v
 
 from ..core.fields import StrictSchema, WholeNumber, doc, no_controls
+from ..games.fields import RulesChoiceField
 from ..games.schemas import MOVE_TIME_HOURS
 from ..players.schemas import RULES, RULES_CHOICE, GameLinksSchema, JsonBoolean
 from .play import DEFAULT_PRESET, KINDS, STATUSES
@@ -24,7 +25,7 @@ class NewSeriesSchema(StrictSchema):
     exactly_50_loses = JsonBoolean(load_default=False, **doc(
         "points only: a player exactly 50 ahead at the series' end loses it (000's variation); for single "
         "games, the rules option of the same name"))
-    rules = f.Dict(load_default=lambda: {"preset": DEFAULT_PRESET}, **{
+    rules = RulesChoiceField(load_default=lambda: {"preset": DEFAULT_PRESET}, **{
         **RULES_CHOICE, "metadata": {**RULES_CHOICE["metadata"], "example": {"preset": DEFAULT_PRESET},
                                      "description": "Each game's rules (default the preset wikipedia_tournament: "
                                                     "000's tournament games to 250). " +

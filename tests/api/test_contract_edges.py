@@ -129,3 +129,62 @@ def test_a_refused_body_leaves_the_connection_usable_or_closes_it(gevent_server,
     after = connection.getresponse()
     assert after.status == 200 and after.read()
     connection.close()
+
+
+def request_integer_fields(app):
+    """(route, location, field name, field) of every integer field a request is read with: each
+    route's declared arguments, and each action's fields (the actions route loads them itself)."""
+    from marshmallow import fields
+
+    from service.games.action_schemas import ACTION_SCHEMAS
+
+    def walk(schema, where):
+        for name, field in (schema() if isinstance(schema, type) else schema).fields.items():
+            while isinstance(field, fields.List):
+                field = field.inner
+            if isinstance(field, fields.Nested):
+                yield from walk(field.schema, where)
+            elif isinstance(field, fields.Number):
+                yield (*where, name, field)
+
+    for endpoint, view in app.view_functions.items():
+        for argument in getattr(view, "_apidoc", {}).get("arguments", {}).get("parameters", []):
+            yield from walk(argument["schema"], (endpoint, argument["in"]))
+    for kind, schema in ACTION_SCHEMAS.items():
+        yield from walk(schema, (f"action {kind}", "json"))
+
+
+def test_every_integer_of_a_request_is_one_field_type(app):
+    from service.core.fields import WholeNumber
+    found = list(request_integer_fields(app))
+    assert {(where, name) for where, _, name, _ in found} >= {
+        ("games.create_game", "seats"), ("games.get_events", "limit"), ("series.offer_series", "target")}
+    for where, location, name, field in found:
+        assert type(field) is WholeNumber, (where, name, type(field))
+        assert field.text == (location == "query"), (where, name)  # a query is text: "50" and "50.0"
+
+
+def test_integral_floats_are_whole_numbers_wherever_integers_are_accepted(client):
+    """100.0 is 100 to JSON Schema's `integer`: the rules' options (target, knock_limit, ...) take it
+    as seats and days do, on every route that takes rules; 100.5 is refused with one message."""
+    ann = client.post("/players", json={"name": "Ann"}).get_json()["token"]
+    client.post("/players", json={"name": "Bob"})
+    rules = {"preset": "standard", "target": 100.0, "knock_limit": 10.0}
+    for path, body in (("/games", {"name": "Ann", "rules": rules}), ("/me/games", {"rules": rules}),
+                       ("/challenges", {"to": "Bob", "rules": rules}),
+                       ("/series", {"to": "Bob", "rules": rules, "kind": "points", "target": 500.0})):
+        made = client.post(path, json=body, headers=auth(ann))
+        assert made.status_code == 201, (path, made.get_json())
+        shown = made.get_json().get("game", made.get_json())["rules"]
+        assert shown["target"] == 100 and type(shown["target"]) is int, (path, shown)
+        refused = client.post(path, json={**body, "rules": {**rules, "target": 100.5}}, headers=auth(ann))
+        problem = refused.get_json()
+        assert refused.status_code == 422 and problem["code"] == "invalid-option" and problem["option"] == "target"
+        assert problem["detail"] == "option 'target' must be a whole number (like 3 or 3.0), got 100.5", path
+    seats = client.post("/games", json={"name": "Ann", "seats": 2.5}).get_json()
+    assert seats["code"] == "validation-error"
+    assert "must be a whole number (like 3 or 3.0), got 2.5" in str(seats), seats
+    # A query is text: "50.0" is 50 there too, "2.5" is refused.
+    assert client.get("/me/games?limit=50.0", headers=auth(ann)).status_code == 200
+    refused = client.get("/me/games?limit=2.5", headers=auth(ann))
+    assert refused.status_code == 422 and refused.get_json()["code"] == "validation-error"
