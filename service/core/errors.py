@@ -20,7 +20,7 @@ from werkzeug.exceptions import HTTPException
 
 from ..rules import IllegalAction, InvalidRules
 from .fields import doc
-from .openapi import DOC_KEY, documented_as
+from .openapi import DOC_KEY, documented_as, nullable_enum
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 log = logging.getLogger(__name__)
@@ -177,6 +177,7 @@ class ProblemApi(Api):
 
     def _register_responses(self):
         self.ma_plugin.converter.add_attribute_function(documented_as)  # fields documented as another schema
+        self.ma_plugin.converter.add_attribute_function(nullable_enum)  # one enum class per nullable enum
         if self.register_components is not None:
             self.register_components(self.spec, self.ma_plugin)
         # The lazily registered per-status responses (e.g. the 422 that @arguments documents)

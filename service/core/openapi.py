@@ -33,6 +33,21 @@ def documented_as(converter, field, ret: dict, **_kwargs) -> dict:
     return {**target, **kept}
 
 
+def nullable_enum(converter, field, ret: dict, **_kwargs) -> dict:
+    """apispec attribute function: a nullable enum as `anyOf: [the enum, null]`, the enum titled
+    after its field (openapi-python-client names the class after the schema and the title:
+    ChallengeReason). Written as marshmallow would (`type: [string, null]` with null among the
+    values), that generator makes three identical enum classes of one field."""
+    if not field.allow_none or None not in ret.get("enum", ()):
+        return {}
+    kinds = ret.pop("type")
+    kinds = [kind for kind in (kinds if isinstance(kinds, list) else [kinds]) if kind != "null"]
+    values = [value for value in ret.pop("enum") if value is not None]
+    title = "".join(part.title() for part in (field.data_key or field.name).split("_"))
+    return {"anyOf": [{"title": title, "type": kinds[0] if len(kinds) == 1 else kinds, "enum": values},
+                      {"type": "null"}]}
+
+
 def union(converter, name: str, members: dict[str, type[ma.Schema]], description: str) -> dict:
     """Register `name` as a oneOf of `members` (discriminator value -> schema) and return its $ref."""
     refs = {value: converter.resolve_nested_schema(schema)["$ref"] for value, schema in members.items()}

@@ -33,7 +33,6 @@ class ContactFields(ma.Schema):
 class ContactOutSchema(ma.Schema):
     email = f.String(required=True, allow_none=True)
     email_status = f.String(required=True, allow_none=True, validate=v.OneOf(EMAIL_STATUSES), metadata={
-        "openapi": {"type": "string", "enum": list(EMAIL_STATUSES)},  # null beside the enum, not in it
         "description": "unconfirmed: only a confirmation mail is sent until its owner replies `confirm`; "
                        "confirmed: game mail goes to it; stopped: its owner replied `stop`, nothing is ever "
                        "sent to it again; null when no email is set"})

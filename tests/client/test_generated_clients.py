@@ -52,6 +52,36 @@ def test_the_python_client_is_named_by_operation_and_typed(generated_python):
     assert "card" not in DrawAction.__annotations__  # exactly its own fields
 
 
+def nullable_enums(spec: dict):
+    """(schema, property, values) of every property of the spec that is an enum or null."""
+    for schema_name, schema in spec["components"]["schemas"].items():
+        for prop, field in schema.get("properties", {}).items():
+            enums = [part["enum"] for part in field.get("anyOf", ()) if "enum" in part]
+            nullable = {"type": "null"} in field.get("anyOf", ()) or "null" in (field.get("type") or ())
+            if nullable and (enums or field.get("enum")):
+                yield schema_name, prop, {value for value in (enums or [field["enum"]])[0] if value is not None}
+
+
+def test_a_nullable_enum_is_one_enum_class(generated_python):
+    """Challenge.reason, Invitation.format and every other nullable enum: one class each, which the
+    field is typed with (written as marshmallow writes them, the generator made three identical ones)."""
+    import enum
+
+    import yaml
+
+    from gin_generated import models
+    found = list(nullable_enums(yaml.safe_load(SPEC.read_text())))
+    assert {(schema, prop) for schema, prop, _ in found} >= {("Challenge", "reason"), ("Invitation", "format")}
+    for schema, prop, values in found:
+        prefix = schema + "".join(part.title() for part in prop.split("_"))
+        classes = [cls for name, cls in vars(models).items()
+                   if isinstance(cls, enum.EnumMeta) and name.startswith(prefix)]
+        assert len(classes) == 1, (schema, prop, classes)
+        assert {member.value for member in classes[0]} == values
+        typed = getattr(models, schema).__annotations__
+        assert classes[0].__name__ in str(typed.get(prop, typed.get(prop + "_"))), (schema, prop)  # format_
+
+
 def test_the_python_client_plays_a_whole_match(generated_python, gin_server):
     from gin_generated import AuthenticatedClient, Client
     from gin_generated.api.games import create_game, get_game, join_game, list_events, post_action
