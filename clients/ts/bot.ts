@@ -30,8 +30,8 @@ export async function play(server: string, gameId: string, token: string): Promi
     });
     if (error) throw new Error(`${error.code}: ${error.detail}`);
     if (!data) continue; // 304: nothing changed while waiting
-    // Games of 3 or 4 seats answer a TableView (it has `format`): this small bot plays two seats.
-    if ("format" in data) throw new Error("a table of three or four seats: this bot plays two-seat games");
+    // Tables of 3 to 8 seats answer a TableView: the view's `kind` tells, and narrows `data` to a GameView.
+    if (data.kind === "table") throw new Error(`a table of ${data.seats} seats: this bot plays two-seat games`);
     if (data.status === "finished") return data;
     if (data.to_move !== data.seat) continue;
     const action = choose(data);

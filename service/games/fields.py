@@ -23,6 +23,14 @@ class Card(f.String):
                          **kwargs)
 
 
+def view_kind(kind: str) -> f.String:
+    """The property a view's union is discriminated on: "game" (two seats) or "table" (3 to 8)."""
+    other = {"game": "table", "table": "game"}[kind]
+    return f.String(required=True, validate=v.OneOf((kind,)), **doc(
+        f"Always `{kind}` here (`{other}` in the other kind of view): switch on it to tell a two-seat "
+        "game's view from a table's"))
+
+
 def cards(description: str, **kwargs) -> f.List:
     return f.List(Card(), required=True, **doc(description), **kwargs)
 

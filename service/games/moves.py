@@ -121,7 +121,8 @@ def record(connection, row, match, actor: int | None, action, events: list[dict]
             text = views.publish_views(game, match)[row.seat]
             return version, json.loads(text), text
 
-    common = views.envelope(row.id, version, status, [(0, row.name0), (1, row.name1)], deadline, commitment, revealed)
+    common = views.envelope(row.id, version, status, [(0, row.name0), (1, row.name1)], deadline, commitment, revealed,
+                            kind="game")
     if knock_decks:
         common.update(second_deck.view_part(row.id))
     seat_views = {each: {**common, **view} for each, view in match.views().items()}

@@ -91,9 +91,18 @@ class SeatInviteSchema(ma.Schema):
     invite_code = f.String(required=True, **doc("Works once"))
 
 
+def view_union(game: str, table: str) -> dict:
+    """A view of either kind, as a oneOf a generator switches on by `kind` (a TableView also has
+    `format`, which older clients told it apart by)."""
+    return {"description": f"{game} for a two-seat game (`kind`: game), {table} for 3, 4, 6 or 8 seats "
+                           "(`kind`: table)",
+            "oneOf": [ref(game), ref(table)],
+            "discriminator": {"propertyName": "kind", "mapping": {"game": ref(game)["$ref"],
+                                                                  "table": ref(table)["$ref"]}}}
+
+
 # A view: GameView (two seats) or TableView (3, 4, 6 or 8; service/games/table_schemas.py).
-VIEW_DOC = {"description": "GameView for a two-seat game, TableView for 3, 4, 6 or 8 seats (it has `format`)",
-            "anyOf": [ref("GameView"), ref("TableView")]}
+VIEW_DOC = view_union("GameView", "TableView")
 
 
 class CreatedGameSchema(ma.Schema):

@@ -5,7 +5,7 @@ A table's view is the engine's `Table.view` (docs/engine-api.md, "Tables") plus 
 `on_clock`. Seats are table seats (0..n-1) everywhere but inside `my_board.view`, which is the
 two-player view of the caller's own board in that board's local seats 0 and 1 (`my_board.seats`
 maps them back). Documented as the `TableView` component; responses that carry a view are
-`GameView` (two seats) or `TableView` (tell them apart by `format`, present only in a TableView).
+`GameView` (two seats) or `TableView` (told apart by `kind`: `game` or `table`).
 """
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from marshmallow import validate as v
 from ..core.fields import doc
 from ..core.openapi import ref
 from .event_schemas import EventBase, event_type
-from .fields import Card, Documented, EngineRecord, cards
+from .fields import Card, Documented, EngineRecord, cards, view_kind
 from .table_game import MAX_SEAT, SEAT_COUNTS
 from .view_schemas import (
     HAND_RESULTS,
@@ -173,6 +173,7 @@ class TableResultSchema(EngineRecord):
 class TableViewSchema(ma.Schema):
     """The caller's view of a game of 3, 4, 6 or 8 seats (see the module's description)."""
 
+    kind = view_kind("table")
     game_id = f.String(required=True)
     version = f.Integer(required=True, **doc("Increases with every change; also the ETag"))
     status = f.String(required=True, validate=v.OneOf(STATUSES))

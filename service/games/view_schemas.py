@@ -8,7 +8,7 @@ from marshmallow import validate as v
 
 from ..core.fields import doc
 from ..core.openapi import ref
-from .fields import Card, Documented, EngineRecord, cards, pair, seat_field
+from .fields import Card, Documented, EngineRecord, cards, pair, seat_field, view_kind
 
 PHASES = ("cut", "dealer_choice", "awaiting_deal", "upcard_offer", "draw", "discard", "last_discard_offer", "match_over")
 STATUSES = ("waiting_for_opponent", "active", "finished")
@@ -147,6 +147,7 @@ class TableMeldSchema(ma.Schema):
 class GameViewSchema(ma.Schema):
     """The caller's view: the engine's view of the match for this seat, plus the game's envelope."""
 
+    kind = view_kind("game")
     game_id = f.String(required=True)
     version = f.Integer(required=True, **doc("Increases with every change; also the ETag"))
     status = f.String(required=True, validate=v.OneOf(STATUSES))
@@ -202,6 +203,7 @@ class GameViewSchema(ma.Schema):
 
 # A real view (seat 1 just took the upcard), for the spec's examples.
 VIEW_EXAMPLE = {
+    "kind": "game",
     "game_id": "MKsaxqYqE1pJxqt2oSEDug", "version": 3, "status": "active",
     "players": [{"seat": 0, "name": "Ann"}, {"seat": 1, "name": "Bob"}],
     "deadline": "2026-11-25T06:16:59.487114+00:00",

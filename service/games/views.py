@@ -45,7 +45,8 @@ def views_for(game: Game, match: Match | TableGame | None, seats=None) -> dict[i
     current = next((d for d in game_deals if match and not table and d.hand == match.hand_number), None)
     common = envelope(game.id, game.version, game.status, names, deadlines.deadline_of(game.id),
                       current.commitment if current else None,
-                      [(d.hand, d.deck, d.salt, d.commitment) for d in game_deals if d.revealed])
+                      [(d.hand, d.deck, d.salt, d.commitment) for d in game_deals if d.revealed],
+                      kind="table" if table else "game")
     if second_deck.uses_second_deck(game.rules):
         common.update(second_deck.view_part(game.id))
     if table:  # each board's deal has its own commitment, in the board's public part
@@ -62,11 +63,13 @@ def views_for(game: Game, match: Match | TableGame | None, seats=None) -> dict[i
 
 
 def envelope(game_id: str, version: int, status: str, names: list[tuple], deadline, commitment: str | None,
-             revealed: list[tuple]) -> dict:
+             revealed: list[tuple], *, kind: str) -> dict:
     """What every seat's view carries besides the engine's view: the one place it is built, for
     views_for and the move path (service/games/moves.py) alike. `names`: (seat, name) in seat order;
-    `revealed`: (hand, deck, salt, commitment) of each finished hand, in hand order."""
+    `revealed`: (hand, deck, salt, commitment) of each finished hand, in hand order; `kind`: "game"
+    (two seats, a GameView) or "table" (a TableView), what a client switches on."""
     return {
+        "kind": kind,
         "game_id": game_id,
         "version": version,
         "status": status,

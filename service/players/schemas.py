@@ -8,8 +8,8 @@ from marshmallow import validate as v
 
 from ..core.fields import NameField, StrictSchema, WholeNumber, doc, no_controls
 from ..core.openapi import DOC_KEY, ref
-from ..games.fields import Documented, RulesChoiceField, seat_field
-from ..games.schemas import MOVE_TIME_HOURS, VIEW_DOC, SeatInviteSchema
+from ..games.fields import Documented, RulesChoiceField, seat_field, view_kind
+from ..games.schemas import MOVE_TIME_HOURS, VIEW_DOC, SeatInviteSchema, view_union
 from ..games.table_game import SEAT_COUNTS
 from ..games.table_schemas import (
     FORMATS,
@@ -249,6 +249,7 @@ class WatchLinkListSchema(ma.Schema):
 class PublicViewSchema(ma.Schema):
     """What anyone may see of a game: never a card of a hand in play, nor the stock."""
 
+    kind = view_kind("game")
     game_id = f.String(required=True)
     version = f.Integer(required=True)
     status = f.String(required=True)
@@ -278,6 +279,7 @@ class PublicTableViewSchema(ma.Schema):
     every seat sees), the sides' scores and the finished hands; never a card of a hand in play, a
     stock, nor the deck of a deal not over. Fields as in TableView."""
 
+    kind = view_kind("table")
     game_id = f.String(required=True)
     version = f.Integer(required=True)
     status = f.String(required=True)
@@ -303,7 +305,5 @@ class PublicTableViewSchema(ma.Schema):
     team_size = f.Integer(**doc("partnership only"))
 
 
-# GET /games/{id}/public answers one or the other (a PublicTableView has `format`).
-PUBLIC_VIEW_DOC = {"description": "PublicView for a two-seat game, PublicTableView for 3, 4, 6 or 8 seats "
-                                  "(it has `format`)",
-                   "anyOf": [ref("PublicView"), ref("PublicTableView")]}
+# GET /games/{id}/public answers one or the other, told apart by `kind`.
+PUBLIC_VIEW_DOC = view_union("PublicView", "PublicTableView")

@@ -17,7 +17,7 @@ from .models import WatchLink
 
 PUBLIC_KEYS = ("phase", "to_move", "dealer", "hand_number", "discard_pile", "stock_count", "knock_limit",
                "multiplier", "scores", "last_hand", "result", "rules")
-ENVELOPE_KEYS = ("game_id", "version", "status", "players", "deadline", "deal_commitment", "revealed_deals")
+ENVELOPE_KEYS = ("kind", "game_id", "version", "status", "players", "deadline", "deal_commitment", "revealed_deals")
 # A table of three or four: what every seat sees alike (not its own board, side or moves).
 TABLE_KEYS = ("format", "seats", "sides", "to_move", "needs_deal", "on_clock", "scores", "last_hand", "result",
               "rules", "sitting_out", "round", "team_size")

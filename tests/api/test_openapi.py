@@ -175,6 +175,33 @@ def test_actions_and_events_are_unions_with_one_schema_per_type(generated):
     assert schemas["Problem"]["properties"]["code"]["enum"] == sorted(CATALOGUE)
 
 
+def test_a_view_of_either_kind_is_a_union_discriminated_on_kind(generated):
+    """GameView and TableView (and their public forms) each have a required `kind` of one value, and
+    every operation that may answer either says so with a oneOf a generator switches on by `kind`."""
+    spec = yaml.safe_load(generated)
+    schemas = spec["components"]["schemas"]
+    for game, table in (("GameView", "TableView"), ("PublicView", "PublicTableView")):
+        for name, kind in ((game, "game"), (table, "table")):
+            assert schemas[name]["properties"]["kind"]["enum"] == [kind] and "kind" in schemas[name]["required"]
+        union = {"oneOf": [{"$ref": f"#/components/schemas/{game}"}, {"$ref": f"#/components/schemas/{table}"}],
+                 "discriminator": {"propertyName": "kind", "mapping": {"game": f"#/components/schemas/{game}",
+                                                                       "table": f"#/components/schemas/{table}"}}}
+        found = [schema for schema in _all_schemas(spec)
+                 if {"$ref": f"#/components/schemas/{table}"} in schema.get("oneOf", schema.get("anyOf", []))]
+        assert found and all({key: schema.get(key) for key in union} == union for schema in found), (table, found)
+
+
+def _all_schemas(node):
+    """Every mapping in the document, depth first (schemas among them)."""
+    if isinstance(node, dict):
+        yield node
+        for value in node.values():
+            yield from _all_schemas(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _all_schemas(value)
+
+
 def validator_for(spec: dict, name: str):
     from openapi_schema_validator import OAS31Validator
     return OAS31Validator({"$ref": f"#/components/schemas/{name}", "components": spec["components"]})

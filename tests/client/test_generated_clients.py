@@ -113,6 +113,18 @@ def test_the_python_client_plays_a_whole_match(generated_python, gin_server):
     assert page.events[-1].type_.value == "match_end"
 
 
+def test_the_python_client_tells_a_table_from_a_two_seat_game_by_kind(generated_python, gin_server):
+    """A created game's view is a oneOf discriminated on `kind`: the client hands back a TableView
+    for a table and a GameView for two seats, each saying its kind."""
+    from gin_generated import Client
+    from gin_generated.api.games import create_game
+    from gin_generated.models import CreateGame, GameView, GameViewKind, TableView, TableViewKind
+    two = create_game.sync(client=Client(gin_server), body=CreateGame(name="Ann"))
+    table = create_game.sync(client=Client(gin_server), body=CreateGame(name="Ann", seats=3))
+    assert isinstance(two.game, GameView) and two.game.kind == GameViewKind.GAME
+    assert isinstance(table.game, TableView) and table.game.kind == TableViewKind.TABLE
+
+
 def choose(view):
     """Knock when possible, else pass or draw from the stock, else discard the card the view suggests.
     Every action posted is one of the typed legal_actions, sent back unchanged."""
