@@ -73,6 +73,44 @@ def no_controls(text: str) -> None:
         raise ma.ValidationError("may not hold control characters")
 
 
+# An email address as the service accepts one (service/notify/addresses.py, check_email, says why
+# each part): ASCII; a dot-atom local part of at most 64 characters; a domain of host labels, at most
+# 253 characters, ending in a label of letters or an xn-- one, or localhost; no RFC 2047 encoded word.
+# Spaces around it are trimmed. Written for Python's re and ECMA-262 alike, the spec's dialect.
+_ATEXT = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+"
+_LABEL = r"[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+_TOP_LABEL = r"([A-Za-z]{2,63}|xn--[A-Za-z0-9-]{0,58}[A-Za-z0-9])"
+_LOCALHOST = "[Ll][Oo][Cc][Aa][Ll][Hh][Oo][Ss][Tt]"
+EMAIL_PATTERN = (rf"^ *(?!.*=\?.*\?=)(?=[^@]{{1,64}}@){_ATEXT}(\.{_ATEXT})*"
+                 rf"@(?=[^ ]{{1,253}} *$)(({_LABEL}\.)+{_TOP_LABEL}|{_LOCALHOST}) *$")
+EMAIL_RULE = ("An email address: ASCII, a local part of at most 64 characters (letters, digits and "
+              "!#$%&'*+/=?^_`{|}~- in dot-separated runs), @, and a domain of host labels (letters, digits, "
+              "inner hyphens) ending in a label of letters or an xn-- label, or localhost; at most 254 "
+              "characters, no RFC 2047 encoded word (=?...?=), not this service's own mail domain; spaces "
+              "around it are ignored")
+
+
+class _EmailPattern(v.Regexp):
+    """EMAIL_PATTERN (documented as the field's `pattern`), saying why when the address is not ASCII."""
+
+    def __call__(self, value):
+        if isinstance(value, str) and not value.isascii():
+            raise ma.ValidationError("only ASCII addresses are accepted (a non-ASCII local part needs SMTPUTF8, "
+                                     "which not every mail server offers; write an international domain in "
+                                     "its xn-- form)")
+        return super().__call__(value)
+
+
+class EmailField(f.String):
+    """An email address, checked by EMAIL_PATTERN as openapi.yaml states it (pattern, maxLength and
+    EMAIL_RULE in the description); where the address is used, notify's check_email judges it again."""
+
+    def __init__(self, description: str, *, validate=(), example="ann@example.org", **kwargs):
+        super().__init__(validate=[v.Length(max=254), _EmailPattern(EMAIL_PATTERN, error=(
+            "not an email address: write a bare address like ann@example.org")), *validate],
+            **doc(f"{description}. {EMAIL_RULE}", **({} if example is None else {"example": example})), **kwargs)
+
+
 # No control characters (C0, DEL, C1), line separators or bidirectional overrides: a name is shown
 # to the opponent, in mails and in terminals, and must not rewrite what is around it.
 NAME_PATTERN = r"^[^\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]*$"

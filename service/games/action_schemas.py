@@ -45,7 +45,7 @@ class DiscardActionSchema(StrictSchema):
 class KnockActionSchema(StrictSchema):
     """Knock (or go gin), discarding a card face down."""
     type = action_type("knock")
-    discard = Card(required=True, metadata={"description": "The card discarded face down"})
+    discard = Card(required=True, metadata={"description": "The card discarded face down", "example": "KD"})
     melds = f.List(f.List(Card()), allow_none=True, **doc(
         "Optional: the knocker's melds; left out (or null), the engine lays out the best",
         example=[["7C", "8C", "9C"]]))

@@ -7,7 +7,7 @@ import marshmallow as ma
 from marshmallow import fields as f
 from marshmallow import validate as v
 
-from ..core.fields import no_controls, no_encoded_word
+from ..core.fields import EmailField
 
 MAIL_MODES = ("turn", "digest", "off")
 EMAIL_STATUSES = ("unconfirmed", "confirmed", "stopped")
@@ -18,8 +18,7 @@ WEBHOOK_URL_PATTERN = r"^[Hh][Tt][Tt][Pp][Ss]?://[!-~]+$"
 class ContactFields(ma.Schema):
     """The optional contact fields, also accepted when creating or joining a game."""
 
-    email = f.String(allow_none=True, validate=[v.Length(max=254), no_controls, no_encoded_word], metadata={
-        "description": "Where turn mails (or the daily digest) go; null clears it", "example": "ann@example.org"})
+    email = EmailField("Where turn mails (or the daily digest) go; null clears it", allow_none=True)
     mail_mode = f.String(validate=v.OneOf(MAIL_MODES), metadata={
         "description": "turn: a mail whenever it is your turn, and when a hand or the match ends; "
                        "digest: one mail a day (and the match's end); off: no mail", "example": "turn"})
@@ -42,18 +41,15 @@ class ContactOutSchema(ma.Schema):
         "description": "whsec_...: only in the answer that set webhook_url; verify webhook-signature with it"})
 
 
-_ADDRESS = [v.Length(3, 254), no_controls, no_encoded_word]
-
-
 class InviteFields(ma.Schema):
-    invite_email = f.String(validate=_ADDRESS, metadata={
-        "description": "The opponent's email (seat 1): the service mails it an invitation (who invites, the "
-                       "rules, `join` by reply, the invite link). At a table, `invite_emails` invites every "
-                       "seat. At most INVITES_PER_SENDER_PER_DAY a day per inviting email or client; never to "
-                       "an address that replied `stop` (422 invitation-refused); 429 too-many-invitations. "
-                       "Nothing changes on a refusal",
-        "example": "bob@example.org"})
-    invite_emails = f.List(f.String(validate=_ADDRESS, allow_none=True), metadata={
+    invite_email = EmailField(
+        "The opponent's email (seat 1): the service mails it an invitation (who invites, the rules, `join` by "
+        "reply, the invite link). At a table, `invite_emails` invites every seat. At most "
+        "INVITES_PER_SENDER_PER_DAY a day per inviting email or client; never to an address that replied `stop` "
+        "(422 invitation-refused); 429 too-many-invitations. Nothing changes on a refusal",
+        example="bob@example.org")
+    # No example of the list: a request made of every field's example would give both, which is refused.
+    invite_emails = f.List(EmailField("An invitee's address, or null", allow_none=True, example=None), metadata={
         "description": "An email per seat to fill, in seat order (seats 1, 2, ...: as many as `seats` - 1); "
                        "null for a seat you invite yourself with its code. Each address is mailed the "
                        "invitation to its own seat (its own invite code: the reply `join` or the link takes "
@@ -61,8 +57,7 @@ class InviteFields(ma.Schema):
                        "of another length, an address twice, or with `invite_email` (422 validation-error); "
                        "an address that said `stop` or your own (422 invitation-refused); more mails than "
                        "the day's INVITES_PER_SENDER_PER_DAY left (each address counts one; 429 "
-                       "too-many-invitations)",
-        "example": ["bob@example.org", "carl@example.org", None]})
+                       "too-many-invitations); e.g. [\"bob@example.org\", \"carl@example.org\", null] at 4 seats"})
 
     @ma.validates_schema
     def _one_address_per_seat(self, data, **_):

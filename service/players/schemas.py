@@ -6,7 +6,7 @@ import marshmallow as ma
 from marshmallow import fields as f
 from marshmallow import validate as v
 
-from ..core.fields import NameField, StrictSchema, WholeNumber, doc, no_controls
+from ..core.fields import EmailField, NameField, StrictSchema, WholeNumber, doc, no_controls
 from ..core.openapi import DOC_KEY, ref
 from ..games.fields import Documented, RulesChoiceField, seat_field, view_kind
 from ..games.schemas import MOVE_TIME_HOURS, VIEW_DOC, SeatInviteSchema, view_union
@@ -50,8 +50,7 @@ class JsonBoolean(f.Boolean):
 
 class NewPlayerSchema(StrictSchema):
     name = NameField()
-    email = f.String(allow_none=True, validate=[v.Length(max=254), no_controls, _email],
-                     **doc("Optional; kept with the account, never shown to others", example="ann@example.org"))
+    email = EmailField("Optional; kept with the account, never shown to others", allow_none=True, validate=[_email])
     bot = JsonBoolean(load_default=False, **doc("True for a program that plays: challenges can ask for bots "
                                                "only or humans only"))
 

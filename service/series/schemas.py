@@ -21,7 +21,7 @@ class NewSeriesSchema(StrictSchema):
     matches = WholeNumber(allow_none=True, load_default=None, validate=v.Range(1, 99), **doc(
         "best_of only: an odd number of games, 1 to 99 (default 5)", example=5))
     target = WholeNumber(allow_none=True, load_default=None, validate=v.Range(10, 100000), **doc(
-        "points only: the series total to reach (default 500)", example=500))
+        "points only: the series total to reach (default 500), e.g. 500"))  # no example: best_of's is `matches`
     exactly_50_loses = JsonBoolean(load_default=False, **doc(
         "points only: a player exactly 50 ahead at the series' end loses it (000's variation); for single "
         "games, the rules option of the same name"))
