@@ -118,9 +118,9 @@ def test_the_python_client_tells_a_table_from_a_two_seat_game_by_kind(generated_
     for a table and a GameView for two seats, each saying its kind."""
     from gin_generated import Client
     from gin_generated.api.games import create_game
-    from gin_generated.models import CreateGame, GameView, GameViewKind, TableView, TableViewKind
+    from gin_generated.models import CreateGame, CreateGameSeats, GameView, GameViewKind, TableView, TableViewKind
     two = create_game.sync(client=Client(gin_server), body=CreateGame(name="Ann"))
-    table = create_game.sync(client=Client(gin_server), body=CreateGame(name="Ann", seats=3))
+    table = create_game.sync(client=Client(gin_server), body=CreateGame(name="Ann", seats=CreateGameSeats(3)))
     assert isinstance(two.game, GameView) and two.game.kind == GameViewKind.GAME
     assert isinstance(table.game, TableView) and table.game.kind == TableViewKind.TABLE
 
