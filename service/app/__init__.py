@@ -12,7 +12,7 @@ import os
 from flask import request
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from .. import access, games, notify, players, series, site
+from .. import access, admin, games, notify, players, series, site
 from ..core import config, database
 from ..core.errors import Problem, register_codes
 from ..core.extensions import api, db, migrate
@@ -66,6 +66,7 @@ def create_app(config_overrides: dict | None = None):
     players.init_app(app)  # accounts, challenges, rematches, watch links, /me/stream
     series.init_app(app)  # tournaments and series: /series, the next game made when one ends
     site.init_app(app)  # the pages people play on, and every answer's security headers
+    admin.init_app(app)  # `flask admin`: suspend, rename, export and erase; suspended seats closed
     init_limits(app)  # RATELIMIT_* settings; see core/limits.py
 
     expected_heads = database.migration_heads(migrations) if os.path.isdir(migrations) else set()

@@ -11,6 +11,10 @@ another way (a mail link's token, a player's token) registers here.
                   hook returns is added to the answer
     seat_openers  opener(game_id, token_hash): a SQL scalar giving the seat of `game_id` that a
                   token with this hash opens besides the seat's first token, if any
+    seat_closers  SeatCloser: a SQL truth value under which a seat opens to no token at all (its
+                  player is suspended), and the problem its tokens are answered with then
+    forfeiting    hook(game_id) -> seats whose holder may be claimed against at once (a
+                  suspended player's), whoever is to move and whatever the clock says
 """
 from __future__ import annotations
 
@@ -29,6 +33,14 @@ class ChangeHook:
 changed = Registry("ChangeHooks, called with every change to a game")
 seat_taken = Registry("hook(game, match, seat, args, moment, invites) -> members of the answer")
 seat_openers = Registry("opener(game_id, token_hash) -> SQL scalar: the seat the token opens")
+seat_closers = Registry("SeatClosers: seats no token opens, and the problem their tokens get")
+forfeiting = Registry("hook(game_id) -> set of seats a waiting opponent may claim against at once")
+
+
+@dataclass(frozen=True)
+class SeatCloser:
+    closed: Callable  # closed(game_id_column, seat_column) -> SQL truth value: no token opens the seat
+    problem: Callable  # problem() -> the Problem a token of a closed seat is answered with
 
 
 def on_change(call, wanted=None) -> None:

@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 
 from ..core.extensions import db
 from ..rules import IllegalAction
-from . import deadlines, table_clocks
+from . import changes, deadlines, table_clocks
 from .models import Vacation
 
 
@@ -28,12 +28,25 @@ def claim_timeout(game_id: str, match, seat: int, moment: datetime) -> list[dict
     let its deadline pass."""
     if match.is_over:
         raise IllegalAction("game-over", "the match is over already")
+    gone = forfeiting_seat(game_id, match, seat)
+    if gone is not None:  # its holder was suspended: no clock to wait for
+        return match.forfeit(gone, "timeout")
     clock = deadlines.clock_of(game_id)
     if clock is None or clock.move_time_hours is None:
         raise IllegalAction("no-deadline", "this game has no move time, so there is nothing to claim")
     if table_clocks.is_table(match):  # every board's mover has a deadline of its own
         return table_clocks.claim_timeout(game_id, match, seat, moment)
     return deadlines.claim_on_time(clock, match, seat, moment)
+
+
+def forfeiting_seat(game_id: str, match, seat: int) -> int | None:
+    """A seat of another side than `seat` whose holder may be claimed against at once
+    (changes.forfeiting: a suspended player's), if any."""
+    gone = set().union(*(hook(game_id) for hook in changes.forfeiting()))
+    if table_clocks.is_table(match):
+        side = match.table.side_of(seat)
+        return min((s for s in gone if match.table.side_of(s) != side), default=None)
+    return 1 - seat if 1 - seat in gone else None
 
 
 def take_vacation(game_id: str, match, seat: int, days: int, moment: datetime) -> Vacation:

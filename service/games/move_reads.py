@@ -103,7 +103,7 @@ def lock(connection, game_id: str, token: str, key: str | None):
         params["key"] = key
     row = _locked_row(connection, store.token_opens_seat(), params, key is not None)
     if row is None:
-        raise invalid_token()
+        raise store.refusal({"game": game_id, "token_hash": params["token_hash"]}, connection)
     return row
 
 

@@ -34,7 +34,7 @@ def replay(game: Game) -> dict:
         _deal_if_due(game, match, decks, steps)
         kind = row.action.get("type")
         if kind == "claim_timeout":
-            events = match.forfeit(match.to_move, "timeout")
+            events = match.forfeit(row.payload.get("seat", match.to_move), "timeout")  # the seat that lost
         else:
             action = action_from_dict(row.action)
             events = match.forfeit(row.seat, "resign") if kind == "resign" else match.apply(row.seat, action)

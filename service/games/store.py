@@ -13,7 +13,7 @@ import hashlib
 import json
 from contextlib import contextmanager
 
-from sqlalchemy import bindparam, or_, select
+from sqlalchemy import and_, bindparam, exists, not_, or_, select
 from sqlalchemy.orm import contains_eager
 
 from ..core.database import begin_read_only
@@ -54,16 +54,31 @@ _games, _seats, _events, _deals = Game.__table__, Seat.__table__, Event.__table_
 
 
 @functools.cache
-def _opens_seat(openers: tuple):
+def _opens_seat(openers: tuple, closers: tuple = ()):
     """The SQL truth value "the token (bindparam token_hash) opens this seat": as the seat's first
     token (seats.token_hash), or by any opener another feature registered (changes.seat_openers:
-    a mail link's token, a player's token), each a unique-index probe inside the same statement."""
+    a mail link's token, a player's token), each a unique-index probe inside the same statement;
+    and no closer (changes.seat_closers: a suspended player's seat) shuts the seat."""
     game, token_hash = bindparam("game"), bindparam("token_hash")
-    return or_(_seats.c.token_hash == token_hash, *(_seats.c.seat == opener(game, token_hash) for opener in openers))
+    opens = or_(_seats.c.token_hash == token_hash, *(_seats.c.seat == opener(game, token_hash) for opener in openers))
+    return and_(opens, *(not_(closer.closed(_seats.c.game_id, _seats.c.seat)) for closer in closers))
 
 
 def token_opens_seat():
-    return _opens_seat(changes.seat_openers())
+    return _opens_seat(changes.seat_openers(), changes.seat_closers())
+
+
+def refusal(params: dict, connection=None):
+    """The problem for a token that opened no seat (params: game, token_hash): a closer's when the
+    token would open a seat that a closer shuts, else invalid-token. Only failed requests ask, on
+    `connection` when given (a move's own, which holds SQLite's write lock), else the session's."""
+    for closer in changes.seat_closers():
+        shut = exists().where(_seats.c.game_id == bindparam("game"), _opens_seat(changes.seat_openers()),
+                              closer.closed(_seats.c.game_id, _seats.c.seat))
+        found = (connection or db.session).execute(select(shut.label("shut")), params).all()
+        if found and found[0][0]:
+            return closer.problem()
+    return invalid_token()
 
 
 @functools.cache
@@ -87,9 +102,10 @@ def seat_params(game_id: str, token: str) -> dict:
 
 def lock_seat(game_id: str, token: str) -> tuple[Game, int]:
     """The game the token opens, locked until the transaction ends, and the token's seat."""
-    row = db.session.execute(seat_query(lock=True), seat_params(game_id, token)).first()
+    params = seat_params(game_id, token)
+    row = db.session.execute(seat_query(lock=True), params).first()
     if row is None:
-        raise invalid_token()
+        raise refusal(params)
     return row[0], row[1]
 
 
@@ -99,7 +115,7 @@ def read_seat(game_id: str, token: str) -> tuple[Game, int]:
     begin_read_only()
     row = db.session.execute(seat_query(), params).first()
     if row is None:
-        raise invalid_token()
+        raise refusal(params)
     return row[0], row[1]
 
 

@@ -117,11 +117,11 @@ def read_view(game_id: str, token: str) -> tuple[int, int, str]:
     # A pooled DBAPI connection of its own and one statement in driver SQL, alone (on PostgreSQL in
     # autocommit): the session's (and a Core connection's) transaction machinery, and on
     # PostgreSQL a BEGIN and a ROLLBACK, cost more than the read.
+    params = {"game": game_id, "token_hash": hash_secret(token)}
     with one_statement(db.engine) as connection:
-        row = connection.execute(_stored_view(store.token_opens_seat()),
-                                 {"game": game_id, "token_hash": hash_secret(token)}).first()
+        row = connection.execute(_stored_view(store.token_opens_seat()), params).first()
     if row is None:
-        raise invalid_token()
+        raise store.refusal(params)
     if row.view_version == row.version and row.view_body is not None:
         return row.version, row.seat, row.view_body
     # A game last changed before views were stored: compute it, from one consistent read.

@@ -47,7 +47,14 @@ def current(lock: bool = False) -> Player:
     player = db.session.execute(statement, {"token_hash": hash_secret(bearer_token())}).scalar()
     if player is None:
         raise invalid_player_token()
+    if player.suspended_at is not None:
+        raise account_suspended()
     return player
+
+
+def account_suspended() -> Problem:
+    return Problem("account-suspended", "an operator suspended this account: its token and its seats open "
+                                        "nothing for now")
 
 
 def by_name(name: str) -> Player | None:

@@ -14,5 +14,7 @@ PLAYER_CODES = {
     "rematch-unavailable": (409, "a rematch needs a finished match and is offered once: a challenge when every seat "
                                  "is a player's, a seat rematch (two seats) otherwise"),
     "no-house-bot": (404, "this server runs no house bot (or it has not registered its account yet)"),
+    "account-suspended": (403, "an operator suspended this player: its token and every seat bound to it open "
+                               "nothing until it is unsuspended"),
     "invalid-watch-key": (401, "the watch key is missing, revoked, or not one of this game's"),
 }

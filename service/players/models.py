@@ -35,6 +35,10 @@ class Player(db.Model):
     # The seq of this player's newest feed event: bumped under the row's lock, so seqs never repeat.
     last_event_seq: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+    # Set by an operator (`flask admin suspend`): the token and the bound seats answer 403 until cleared.
+    suspended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # Set by `flask admin erase`: the name is "deleted player N" and nothing opens the account again.
+    erased_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
 class PlayerSeat(db.Model):

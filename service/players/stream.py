@@ -19,7 +19,8 @@ from .models import Player
 
 PAGE = 100  # events read at a time; a long backlog goes out in several reads
 _STILL_OPEN = select(Player.last_event_seq).where(Player.id == bindparam("player"),
-                                                  Player.token_hash == bindparam("token_hash"))
+                                                  Player.token_hash == bindparam("token_hash"),
+                                                  Player.suspended_at.is_(None))
 
 
 def sse(event: dict) -> str:
@@ -29,7 +30,7 @@ def sse(event: dict) -> str:
 def stream(player_id: int, token_hash: str, after: int):
     """Every event after `after`, then each new one as it commits; a keep-alive comment when quiet.
     Ends after STREAM_MAX_SECONDS, when the server stops, or when the player token is rotated or
-    revoked (the client reconnects with Last-Event-ID and its new token)."""
+    revoked or the player suspended (the client reconnects with Last-Event-ID and its new token)."""
     keepalive, ends = setting("STREAM_KEEPALIVE_SECONDS"), time.monotonic() + setting("STREAM_MAX_SECONDS")
     with hub().watch(player_key(player_id), after) as waiter:
         waiter.wake()  # read once at once: events may have come before we watched

@@ -1,0 +1,144 @@
+"""`flask admin ...`: an operator's moderation and personal-data commands. Each is written to the
+audit table (admin_actions) with its --reason and who ran it (--by, else the OS user)."""
+from __future__ import annotations
+
+import functools
+import json
+import sys
+
+import click
+from flask.cli import AppGroup
+from sqlalchemy import select
+
+from ..games import store
+from ..core.extensions import db
+from ..games.models import Game
+from . import erasure, export, moderation
+from .moderation import AdminError, audit, player_named
+
+admin_cli = AppGroup("admin", help="Moderation and personal data: suspend, rename, export, erase.")
+BY = click.option("--by", "operator", default=None, help="Who runs the command, for the audit table "
+                  "(default: the OS user).")
+
+
+def said(command):
+    """Run the command; a refusal is said on standard error with exit status 1, nothing changed."""
+    @functools.wraps(command)
+    def run(*args, **kwargs):
+        try:
+            return command(*args, **kwargs)
+        except AdminError as exc:
+            raise click.ClickException(str(exc)) from exc
+    return run
+
+
+def echo(document: dict, output=None) -> None:
+    text = json.dumps(document, indent=2, ensure_ascii=False, default=str)
+    (output or sys.stdout).write(text + "\n")
+
+
+def seat_of(game_id: str, seat: int) -> Game:
+    game = db_game(game_id)
+    if game is None or seat not in {s.seat for s in game.seats}:
+        raise AdminError(f"game {game_id!r} has no seat {seat}")
+    return game
+
+
+def db_game(game_id: str) -> Game | None:
+    if not store.could_be_game_id(game_id):
+        return None
+    return db.session.execute(select(Game).where(Game.id == game_id)).scalar()
+
+
+@admin_cli.command("suspend")
+@click.argument("name")
+@click.option("--reason", default=None, help="Why, for the audit table (never shown to the player).")
+@BY
+@said
+def suspend_command(name: str, reason: str | None, operator: str | None) -> None:
+    """Suspend a player: its token and its seats answer 403 account-suspended, its pending
+    challenges are withdrawn, and its opponents may claim its running games at once."""
+    echo(moderation.suspend(name, reason, operator))
+
+
+@admin_cli.command("unsuspend")
+@click.argument("name")
+@BY
+@said
+def unsuspend_command(name: str, operator: str | None) -> None:
+    """Lift a suspension: the token and the seats open again (games claimed meanwhile stay lost)."""
+    echo(moderation.unsuspend(name, operator))
+
+
+@admin_cli.command("rename")
+@click.argument("name")
+@click.argument("new")
+@click.option("--reason", default=None, help="Why, for the audit table.")
+@BY
+@said
+def rename_command(name: str, new: str, reason: str | None, operator: str | None) -> None:
+    """Give a player another name (the rules of registration apply); its games show it at once."""
+    echo(moderation.rename(name, new, operator, reason))
+
+
+@admin_cli.command("export")
+@click.argument("name")
+@click.option("--output", type=click.File("w", encoding="utf-8"), default=None, help="A file (default: stdout).")
+@BY
+@said
+def export_command(name: str, output, operator: str | None) -> None:
+    """Every piece of personal data held about a player, as one JSON document."""
+    with store.transaction():
+        player = player_named(name)
+        document = export.export_player(player)
+        audit("export", operator, player)
+    echo(document, output)
+
+
+@admin_cli.command("erase")
+@click.argument("name")
+@click.confirmation_option(prompt="Erase this player's name, addresses, tokens and stream for good?")
+@BY
+@said
+def erase_command(name: str, operator: str | None) -> None:
+    """Erase a player: "deleted player N" everywhere, addresses and contacts removed, tokens revoked;
+    its games stay for the opponents' records, without the name."""
+    with store.transaction():
+        player = player_named(name)
+        if player.erased_at is not None:
+            raise AdminError(f"{player.name} was erased already")
+        summary = erasure.erase_player(player)
+        audit("erase", operator, player)
+    echo(summary)
+
+
+@admin_cli.command("export-seat")
+@click.argument("game_id")
+@click.argument("seat", type=int)
+@click.option("--output", type=click.File("w", encoding="utf-8"), default=None, help="A file (default: stdout).")
+@BY
+@said
+def export_seat_command(game_id: str, seat: int, output, operator: str | None) -> None:
+    """Every piece of personal data held about an anonymous seat (GAME SEAT), as one JSON document."""
+    with store.transaction():
+        game = seat_of(game_id, seat)
+        document = export.export_seat(game, seat)
+        audit("export-seat", operator, game_id=game.id, seat=seat)
+    echo(document, output)
+
+
+@admin_cli.command("erase-seat")
+@click.argument("game_id")
+@click.argument("seat", type=int)
+@click.confirmation_option(prompt="Erase this seat's name, addresses and tokens for good?")
+@BY
+@said
+def erase_seat_command(game_id: str, seat: int, operator: str | None) -> None:
+    """Erase an anonymous seat (GAME SEAT): name, addresses, contact settings and tokens."""
+    with store.transaction():
+        game = seat_of(game_id, seat)
+        if erasure.held_by_player(game.id, seat):
+            raise AdminError(f"seat {seat} of game {game.id} is a player's: erase the player by name")
+        summary = erasure.erase_seat(game.id, seat)
+        audit("erase-seat", operator, game_id=game.id, seat=seat)
+    echo(summary)

@@ -1,0 +1,143 @@
+"""`export`: every piece of personal data the service holds about a player (or an anonymous seat),
+as one JSON-ready document. Secrets are never in it (tokens and link keys are kept only as hashes;
+a webhook's signing secret is said to be set, not shown), nor anything of another player's but
+the names shown in a shared game."""
+from __future__ import annotations
+
+import json
+
+from sqlalchemy import func, or_, select
+
+from ..access.models import SeatLink, SeatToken
+from ..core.extensions import db
+from ..games import deadlines, store, views
+from ..games.models import Game, Seat, Vacation
+from ..notify.addresses import normalised
+from ..notify.models import Contact, InboundMail, MailAddress, MailConfirmation, MailInvitation, OutboxMessage
+from ..players.models import Challenge, Player, PlayerEvent, PlayerSeat, WatchLink
+from ..series.models import SeriesRecord
+from .models import AdminAction
+
+NOT_HELD = ("Reports filed by or about a player are not kept by this version of the service; nor are "
+            "request logs tied to a player (the HTTP client's address is kept only with a mail "
+            "confirmation it asked for, listed under mail.confirmations).")
+
+
+def when(moment) -> str | None:
+    return deadlines.as_utc(moment).isoformat() if moment else None
+
+
+def rows(statement) -> list:
+    return list(db.session.execute(statement).scalars())
+
+
+def seat_record(game: Game, seat: int) -> dict:
+    """One seat of one game: the seat, the game as the seat sees it and its history, the seat's
+    contact settings, devices, vacations and watch links."""
+    row = db.session.execute(select(Seat).where(Seat.game_id == game.id, Seat.seat == seat)).scalar()
+    contact = db.session.get(Contact, (game.id, seat))
+    match = store.load_match(game)
+    return {
+        "game_id": game.id, "seat": seat, "name": row.name, "joined_at": when(row.joined_at),
+        "status": game.status, "created_at": when(game.created_at), "rules": game.rules,
+        "players": [{"seat": s.seat, "name": s.name} for s in game.seats],
+        "view": json.loads(views.view_text(views.view_for(game, seat, match))) if match else None,
+        "history": views.events_page(game, seat, 0, 1_000_000)["events"],
+        "contact": None if contact is None else {
+            "email": contact.email, "mail_mode": contact.mail_mode, "webhook_url": contact.webhook_url,
+            "webhook_secret_set": contact.webhook_secret is not None},
+        "devices": [{"id": t.id, "label": t.label, "created_at": when(t.created_at)} for t in rows(
+            select(SeatToken).where(SeatToken.game_id == game.id, SeatToken.seat == seat).order_by(SeatToken.id))],
+        "mail_links_sent": db.session.execute(select(func.count()).select_from(SeatLink).where(
+            SeatLink.game_id == game.id, SeatLink.seat == seat)).scalar(),
+        "vacations": [{"days": v.days, "starts_at": when(v.starts_at), "ends_at": when(v.ends_at)} for v in rows(
+            select(Vacation).where(Vacation.game_id == game.id, Vacation.seat == seat).order_by(Vacation.id))],
+        "watch_links_made": db.session.execute(select(func.count()).select_from(WatchLink).where(
+            WatchLink.game_id == game.id, WatchLink.created_by_seat == seat)).scalar(),
+    }
+
+
+def mail_record(addresses: set[str], seats: list[tuple[str, int]]) -> dict:
+    """What the mail side holds for these addresses (normalised) and seats: consent, confirmations,
+    invitations, the delivery log (mail to the addresses, webhook calls for the seats) and inbound mail."""
+    def for_seats(model):
+        return or_(*((model.game_id == game) & (model.seat == seat) for game, seat in seats))
+    outbox_mine = [func.lower(OutboxMessage.recipient).in_(addresses)] if addresses else []
+    if seats:
+        outbox_mine.append(for_seats(OutboxMessage))
+    log = rows(select(OutboxMessage).where(or_(*outbox_mine)).order_by(OutboxMessage.id)) if outbox_mine else []
+    confirmations = [MailConfirmation.address.in_(addresses)] if addresses else []
+    if seats:
+        confirmations.append(for_seats(MailConfirmation))
+    return {
+        "addresses": [{"address": a.address, "confirmed_at": when(a.confirmed_at), "stopped_at": when(a.stopped_at)}
+                      for a in rows(select(MailAddress).where(MailAddress.address.in_(addresses)))],
+        "confirmations": [{"address": c.address, "game_id": c.game_id, "seat": c.seat, "client": c.client,
+                           "created_at": when(c.created_at), "answered_at": when(c.answered_at)}
+                          for c in (rows(select(MailConfirmation).where(or_(*confirmations))
+                                         .order_by(MailConfirmation.created_at)) if confirmations else [])],
+        "invitations": [{"game_id": i.game_id, "sender": i.sender, "invitee": i.invitee, "client": i.client,
+                         "created_at": when(i.created_at), "sent_at": when(i.sent_at), "joined_at": when(i.joined_at)}
+                        for i in rows(select(MailInvitation).where(or_(MailInvitation.sender.in_(addresses),
+                                                                       MailInvitation.invitee.in_(addresses)))
+                                      .order_by(MailInvitation.id))],
+        # The log of what was sent, without the messages' text: it carries reply secrets.
+        "log": [{"channel": m.channel, "kind": m.kind, "game_id": m.game_id, "seat": m.seat,
+                 "recipient": m.recipient, "status": m.status, "attempts": m.attempts,
+                 "created_at": when(m.created_at), "sent_at": when(m.sent_at)} for m in log],
+        "inbound": [{"game_id": i.game_id, "outcome": i.outcome, "received_at": when(i.received_at)}
+                    for i in rows(select(InboundMail).where(InboundMail.sender.in_(addresses))
+                                  .order_by(InboundMail.id))],
+    }
+
+
+def seat_addresses(seats: list[tuple[str, int]]) -> set[str]:
+    found = set()
+    for game_id, seat in seats:
+        contact = db.session.get(Contact, (game_id, seat))
+        if contact is not None and contact.email:
+            found.add(normalised(contact.email))
+    return found
+
+
+def audit_record(**where) -> list[dict]:
+    return [{"action": a.action, "reason": a.reason, "game_id": a.game_id, "seat": a.seat,
+             "at": when(a.created_at)} for a in rows(select(AdminAction).filter_by(**where).order_by(AdminAction.id))]
+
+
+def export_player(player: Player) -> dict:
+    bound = db.session.execute(select(PlayerSeat.game_id, PlayerSeat.seat).where(PlayerSeat.player_id == player.id)
+                               .order_by(PlayerSeat.game_id)).all()
+    seats = [(game_id, seat) for game_id, seat in bound]
+    addresses = seat_addresses(seats) | ({normalised(player.email)} if player.email else set())
+    names = dict(db.session.execute(select(Player.id, Player.name)).all())
+    challenges = rows(select(Challenge).where(or_(Challenge.challenger_id == player.id,
+                                                  Challenge.target_id == player.id)).order_by(Challenge.created_at))
+    series = rows(select(SeriesRecord).where(or_(SeriesRecord.offered_by == player.id,
+                                                 SeriesRecord.opponent_id == player.id)).order_by(SeriesRecord.created_at))
+    return {
+        "exported_at": when(deadlines.now()),
+        "player": {"id": player.id, "name": player.name, "email": player.email, "bot": player.bot,
+                   "created_at": when(player.created_at), "token_created_at": when(player.token_created_at),
+                   "suspended_at": when(player.suspended_at), "erased_at": when(player.erased_at)},
+        "games": [seat_record(db.session.get(Game, game_id), seat) for game_id, seat in seats],
+        "challenges": [{"challenge_id": c.id, "made_by_you": c.challenger_id == player.id,
+                        "other": names.get(c.target_id if c.challenger_id == player.id else c.challenger_id),
+                        "status": c.status, "reason": c.reason, "rules": c.rules, "game_id": c.game_id,
+                        "created_at": when(c.created_at), "expires_at": when(c.expires_at)} for c in challenges],
+        "series": [{"series_id": s.id, "offered_by_you": s.offered_by == player.id, "status": s.status,
+                    "record": s.record, "created_at": when(s.created_at)} for s in series],
+        "stream_events": [{"seq": e.seq, "type": e.type, "payload": e.payload, "created_at": when(e.created_at)}
+                          for e in rows(select(PlayerEvent).where(PlayerEvent.player_id == player.id)
+                                        .order_by(PlayerEvent.seq))],
+        "mail": mail_record(addresses, seats),
+        "operator_actions": audit_record(player_id=player.id),
+        "not_held": NOT_HELD,
+    }
+
+
+def export_seat(game: Game, seat: int) -> dict:
+    addresses = seat_addresses([(game.id, seat)])
+    return {"exported_at": when(deadlines.now()), "games": [seat_record(game, seat)],
+            "mail": mail_record(addresses, [(game.id, seat)]),
+            "operator_actions": audit_record(game_id=game.id, seat=seat), "not_held": NOT_HELD}

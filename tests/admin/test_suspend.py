@@ -1,0 +1,115 @@
+"""`flask admin suspend`: the player's token and every token of its seats answer 403
+account-suspended on every route, its pending challenges are withdrawn, its opponent claims at once;
+`unsuspend` opens them again; every action is audited."""
+from __future__ import annotations
+
+from ..api.helpers import auth, choose
+from .support import admin, game_between, player
+
+
+def routes(game_id: str) -> list[tuple[str, str, dict | None]]:
+    """Every route a seat's token or a player's token opens, with a body it would take."""
+    return [
+        ("GET", f"/games/{game_id}", None), ("GET", f"/games/{game_id}?wait=1", None),
+        ("GET", f"/games/{game_id}/stream", None), ("GET", f"/games/{game_id}/events", None),
+        ("POST", f"/games/{game_id}/actions", {"type": "pass"}), ("POST", f"/games/{game_id}/actions",
+                                                                   {"type": "claim_timeout"}),
+        ("GET", f"/games/{game_id}/tokens", None), ("DELETE", f"/games/{game_id}/tokens/original", None),
+        ("GET", f"/games/{game_id}/contact", None), ("PATCH", f"/games/{game_id}/contact", {"mail_mode": "turn"}),
+        ("POST", f"/games/{game_id}/vacation", {"days": 1}),
+        ("GET", f"/games/{game_id}/watch-links", None), ("POST", f"/games/{game_id}/watch-links", {}),
+        ("GET", f"/games/{game_id}/rematch", None), ("POST", f"/games/{game_id}/rematch", {}),
+        ("GET", f"/games/{game_id}/seat-rematch", None), ("GET", f"/games/{game_id}/replay", None),
+        ("GET", f"/games/{game_id}/series", None),
+    ]
+
+
+PLAYER_ROUTES = [("GET", "/me", None), ("POST", "/me/token", None), ("DELETE", "/me/token", None),
+                 ("GET", "/me/games", None), ("GET", "/me/stream", None),
+                 ("POST", "/me/games", {"rules": {"preset": "standard"}}),
+                 ("POST", "/challenges", {"to": None}), ("GET", "/challenges", None),
+                 ("POST", "/series", {"to": "Bob"})]
+
+
+def call(client, method: str, path: str, body, token: str):
+    return client.open(path, method=method, json=body, headers=auth(token))
+
+
+def test_every_route_refuses_a_suspended_players_tokens_and_opens_again_when_lifted(client, app):
+    ann, bob = player(client, "Ann"), player(client, "Bob")
+    game = game_between(client, ann, bob, move_time_hours=72)
+    admin(app, "suspend", "Ann", "--reason", "abuse in chat")
+    refused = []
+    for token in (ann["token"], game["seat_tokens"][0]):
+        for method, path, body in routes(game["id"]) + PLAYER_ROUTES:
+            if token != ann["token"] and path.startswith(("/me", "/challenges", "/series")):
+                continue  # a seat's own token opens no player route in the first place
+            response = call(client, method, path, body, token)
+            refused.append((method, path, response.status_code, (response.get_json(silent=True) or {}).get("code")))
+    wrong = [r for r in refused if r[2:] != (403, "account-suspended")]
+    assert wrong == []
+    # The opponent's tokens still open the game.
+    assert client.get(f"/games/{game['id']}", headers=auth(bob["token"])).status_code == 200
+    admin(app, "unsuspend", "Ann")
+    assert client.get(f"/games/{game['id']}", headers=auth(ann["token"])).status_code == 200
+    assert client.get(f"/games/{game['id']}", headers=auth(game["seat_tokens"][0])).status_code == 200
+    assert client.get("/me", headers=auth(ann["token"])).status_code == 200
+
+
+def test_a_suspended_players_opponent_claims_the_game_at_once_whoever_is_to_move(client, app):
+    ann, bob = player(client, "Ann"), player(client, "Bob")
+    game = game_between(client, ann, bob)
+    bob_seat = 1
+    ann_view = client.get(f"/games/{game['id']}", headers=auth(ann["token"])).get_json()
+    if ann_view["to_move"] == 0:  # make it Bob's own turn: no claim on time could be made then
+        assert client.post(f"/games/{game['id']}/actions", json=choose(ann_view),
+                           headers=auth(ann["token"])).status_code == 200
+    early = client.post(f"/games/{game['id']}/actions", json={"type": "claim_timeout"}, headers=auth(bob["token"]))
+    assert early.status_code == 422 and early.get_json()["code"] == "cannot-claim-own-turn", early.get_json()
+    summary = admin(app, "suspend", "Ann")
+    assert summary["running_games"] == [game["id"]]
+    claimed = client.post(f"/games/{game['id']}/actions", json={"type": "claim_timeout"}, headers=auth(bob["token"]))
+    assert claimed.status_code == 200, claimed.get_json()
+    body = claimed.get_json()
+    assert body["status"] == "finished" and body["result"]["winner"] == bob_seat
+    # The finished match still replays for the opponent: the claim is replayed against the seat that lost.
+    assert client.get(f"/games/{game['id']}/replay", headers=auth(bob["token"])).status_code == 200
+
+
+def test_suspending_withdraws_pending_challenges_and_is_audited(client, app):
+    from sqlalchemy import select
+    from service.admin.models import AdminAction
+    from service.core.extensions import db
+    ann, bob, cy = player(client, "Ann"), player(client, "Bob"), player(client, "Cy")
+    made = client.post("/challenges", json={"to": "Bob"}, headers=auth(ann["token"])).get_json()
+    received = client.post("/challenges", json={"to": "Ann"}, headers=auth(cy["token"])).get_json()
+    other = client.post("/challenges", json={"to": "Cy"}, headers=auth(bob["token"])).get_json()
+    assert admin(app, "suspend", "ann", "--reason", "spam")["challenges_withdrawn"] == 2
+    pending = client.get("/challenges", headers=auth(bob["token"])).get_json()
+    assert [c["challenge_id"] for c in pending["to_me"]] == [] and \
+        [c["challenge_id"] for c in pending["mine"]] == [other["challenge_id"]]
+    closed = client.post(f"/challenges/{made['challenge_id']}/accept", headers=auth(bob["token"]))
+    assert closed.status_code == 409 and closed.get_json()["code"] == "challenge-closed"
+    mine = client.post(f"/challenges/{received['challenge_id']}/cancel", headers=auth(cy["token"]))
+    assert mine.status_code == 409 and mine.get_json()["code"] == "challenge-closed"
+    admin(app, "suspend", "Ann", ok=False)  # once is enough: said, nothing changed
+    admin(app, "unsuspend", "Ann")
+    with app.app_context():
+        actions = db.session.execute(select(AdminAction.action, AdminAction.player_id, AdminAction.reason,
+                                            AdminAction.operator).order_by(AdminAction.id)).all()
+    assert [tuple(a) for a in actions] == [("suspend", ann["id"], "spam", "tests"),
+                                           ("unsuspend", ann["id"], None, "tests")]
+
+
+def test_rename_follows_the_rules_of_registration_and_shows_in_the_games(client, app):
+    ann, bob = player(client, "Ann"), player(client, "Bob")
+    game = game_between(client, ann, bob)
+    admin(app, "rename", "Ann", "bob", ok=False)  # taken, ignoring case
+    admin(app, "rename", "Ann", "A\u202eB", ok=False)  # a direction character, as POST /players refuses
+    admin(app, "rename", "Ann", "x" * 41, ok=False)
+    admin(app, "rename", "Nobody", "Zed", ok=False)
+    assert admin(app, "rename", "Ann", " Annette ")["name"] == "Annette"
+    assert client.get("/me", headers=auth(ann["token"])).get_json()["name"] == "Annette"
+    seen = client.get(f"/games/{game['id']}", headers=auth(bob["token"])).get_json()
+    assert "Ann" not in [p["name"] for p in seen["players"]] and "Annette" in [p["name"] for p in seen["players"]]
+    assert client.post("/players", json={"name": "Ann"}).status_code == 201  # the old name is free again
