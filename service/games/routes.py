@@ -143,7 +143,7 @@ def join_game(args, game_id):
 @games.response(200, VIEW_DOC, headers=ETAG_HEADER, example=VIEW_EXAMPLE)
 @games.alt_response(304, description="Not modified: the version named in If-None-Match is current",
                     headers=ETAG_HEADER)
-@problems(games, "invalid-token", "validation-error")
+@problems(games, "invalid-token", "account-suspended", "validation-error")
 def get_game(query, game_id):
     """The caller's view of the game. Send If-None-Match with the last ETag to poll cheaply; add
     ?wait=N (up to 60) to have the answer wait until the game changes (long-poll)."""

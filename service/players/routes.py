@@ -84,7 +84,7 @@ def house_bot():
 @players.route("/me", methods=["GET"])
 @players.doc(operationId="getMe", security=BEARER)
 @players.response(200, AccountSchema, example=PLAYER_EXAMPLE)
-@problems(players, "invalid-token")
+@problems(players, "invalid-token", "account-suspended")
 def get_me():
     """The player the token opens."""
     return accounts.describe(accounts.current())
