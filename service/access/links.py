@@ -12,7 +12,7 @@ from ..core.errors import Problem
 from ..core.extensions import db
 from ..core.settings import setting
 from ..core.tokens import hash_secret, new_token
-from ..games import deadlines
+from ..games import deadlines, store
 from ..games.models import Game, Seat
 from .models import SeatLink, SeatToken
 
@@ -58,6 +58,9 @@ def exchange(game_id: str, link_key: str, label: str | None, moment: datetime) -
     if deadlines.as_utc(link.created_at) + timedelta(days=link_days()) < moment:
         raise Problem("link-expired", f"this link is older than {link_days():g} days: "
                                       "open the link in your newest mail about this game")
+    shut = store.closed_by(game_id, link.seat)
+    if shut is not None:  # the link stays unused: it works again if the suspension is lifted
+        raise shut
     link.used_at = moment
     token = new_token()
     row = SeatToken(game_id=game_id, seat=link.seat, token_hash=hash_secret(token), label=label,

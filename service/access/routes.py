@@ -66,7 +66,7 @@ def read_invitation(args, game_id):
 @access.arguments(ExchangeLinkSchema, example={"link_key": "Xq3v...", "label": "phone"})
 @access.response(201, ExchangedSchema)
 @problems(access, "malformed-json", "unsupported-media-type", "validation-error", "invalid-link",
-          "link-used", "link-expired")
+          "link-used", "link-expired", "account-suspended")
 def exchange_link(args, game_id):
     """Exchange a mail's link key for a new bearer token of the seat it names. Each link works
     once; the token works until revoked. The seat page does this when opened from a mail."""

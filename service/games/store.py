@@ -81,6 +81,16 @@ def refusal(params: dict, connection=None):
     return invalid_token()
 
 
+def closed_by(game_id: str, seat: int):
+    """The problem of a closer that shuts this seat (changes.seat_closers), or None: for the ways
+    into a seat that name it rather than bring a token (a move by mail, a mail's link)."""
+    for closer in changes.seat_closers():
+        shut = select(closer.closed(bindparam("game"), bindparam("seat")).label("shut"))
+        if db.session.execute(shut, {"game": game_id, "seat": seat}).scalar():
+            return closer.problem()
+    return None
+
+
 @functools.cache
 def _seat_query(opens_seat, lock: bool):
     query = (select(Game, Seat.seat).join(Seat, Seat.game_id == Game.id)

@@ -282,6 +282,9 @@ def play_reply(msg: EmailMessage, message_id: str, game_id: str, seat: int, vers
             since = dispatch.last_seq(game_id)
             if game is None:
                 raise Stale("the game no longer exists")
+            shut = store.closed_by(game_id, seat)  # a suspended player's seat plays no reply either
+            if shut is not None:
+                raise shut
             if moved_since(game, version, event_seq, seat):
                 raise Stale(f"this reply answers version {version} of the game, but it is at version "
                             f"{game.version} now (a move was made since). The current state is "

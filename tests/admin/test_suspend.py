@@ -113,3 +113,40 @@ def test_rename_follows_the_rules_of_registration_and_shows_in_the_games(client,
     seen = client.get(f"/games/{game['id']}", headers=auth(bob["token"])).get_json()
     assert "Ann" not in [p["name"] for p in seen["players"]] and "Annette" in [p["name"] for p in seen["players"]]
     assert client.post("/players", json={"name": "Ann"}).status_code == 201  # the old name is free again
+
+
+def test_a_suspended_seat_takes_no_move_by_mail_and_spends_no_mail_link(client, app):
+    """The ways into a seat that name it rather than bring a token: a reply to a turn mail plays
+    nothing, and a mail's link is refused without being spent (it works again once lifted)."""
+    from email.message import EmailMessage
+    from service.core.extensions import db
+    from service.games import deadlines
+    from service.notify import dispatch, inbound
+    from service.notify.consent import MailAddress
+    ann, bob = player(client, "Ann"), player(client, "Bob")
+    game = game_between(client, ann, bob)
+    seat_view = client.get(f"/games/{game['id']}", headers=auth(ann["token"])).get_json()
+    mover = seat_view["to_move"]
+    mover_token = {0: ann["token"], 1: bob["token"]}[mover]
+    assert client.patch(f"/games/{game['id']}/contact", json={"email": "mover@example.org"},
+                        headers=auth(mover_token)).status_code == 200
+    with app.app_context():
+        db.session.add(MailAddress(address="mover@example.org", confirmed_at=deadlines.now()))
+        link = dispatch.seat_link(game["id"], mover, deadlines.now())
+        address = dispatch.new_reply_address(game["id"], mover, seat_view["version"], deadlines.now())
+        db.session.commit()
+    key = link.split("#link=")[1]
+    admin(app, "suspend", {0: "Ann", 1: "Bob"}[mover])
+    exchanged = client.post(f"/games/{game['id']}/tokens", json={"link_key": key})
+    assert exchanged.status_code == 403 and exchanged.get_json()["code"] == "account-suspended"
+    message = EmailMessage()
+    message["From"], message["To"], message["Subject"] = "mover@example.org", address, "Re: your turn"
+    message["Message-ID"] = "<suspended-reply@example.org>"
+    message.set_content("pass\n")
+    with app.app_context():
+        outcome = inbound.receive(message.as_bytes())
+    assert outcome.status == "failed" and "suspended" in outcome.detail
+    after = client.get(f"/games/{game['id']}", headers=auth({0: bob, 1: ann}[mover]["token"])).get_json()
+    assert after["version"] == seat_view["version"]  # nothing was played
+    admin(app, "unsuspend", {0: "Ann", 1: "Bob"}[mover])
+    assert client.post(f"/games/{game['id']}/tokens", json={"link_key": key}).status_code == 201
