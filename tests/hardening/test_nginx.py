@@ -1,0 +1,205 @@
+"""deploy/nginx.conf in front of a real server (gunicorn as the Procfile runs it), on both databases:
+a move is played through it, a game's stream and a long-poll follow the game through it (an event
+arrives while the stream is open), the service sees the client's own address (the rate limiter
+counts 127.0.0.2 apart from 127.0.0.1), /metrics is refused by the proxy, and an oversized body is
+refused before it reaches the service. The nginx is the distribution's (`apt-get install nginx`,
+as .ci/run does); without one these tests skip, saying so."""
+from __future__ import annotations
+
+import os
+import queue
+import re
+import shutil
+import subprocess
+import threading
+import time
+
+import pytest
+import requests
+from requests.adapters import HTTPAdapter
+
+from ..conftest import PG_SKIP, ROOT, free_port, start_gunicorn, stop_gunicorn
+from ..sse import EventStream
+from .torture import database_url
+
+NGINX = shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx",) if os.path.exists(p)), None)
+pytestmark = pytest.mark.skipif(NGINX is None, reason="nginx is not installed (apt-get install -y nginx): "
+                                                      "the reverse proxy tests are skipped")
+FAILED_AUTH_LIMIT = 3  # refused tokens per client address per minute, on the server behind the proxy
+
+
+def nginx_config(tmp_path, upstream_port: int, listen_port: int) -> str:
+    """deploy/nginx.conf inside a main configuration of its own: the upstream and the listen port
+    substituted, the pid, logs and temporary files under tmp_path, in the foreground."""
+    site = (ROOT / "deploy" / "nginx.conf").read_text()
+    site, upstreams = re.subn(r"server 127\.0\.0\.1:8000;", f"server 127.0.0.1:{upstream_port};", site)
+    site, listens = re.subn(r"listen 80;", f"listen 127.0.0.1:{listen_port};", site)
+    assert upstreams == 1 and listens == 1, "deploy/nginx.conf no longer has the lines this test replaces"
+    temp = {name: tmp_path / name for name in ("body", "proxy", "fastcgi", "uwsgi", "scgi")}
+    for path in temp.values():
+        path.mkdir()
+    user = "user root;\n" if os.geteuid() == 0 else ""  # its workers must reach tmp_path
+    return f"""{user}worker_processes 1;
+daemon off;
+pid {tmp_path}/nginx.pid;
+error_log {tmp_path}/error.log info;
+events {{ worker_connections 512; }}
+http {{
+    access_log {tmp_path}/access.log;
+    client_body_temp_path {temp['body']};
+    proxy_temp_path {temp['proxy']};
+    fastcgi_temp_path {temp['fastcgi']};
+    uwsgi_temp_path {temp['uwsgi']};
+    scgi_temp_path {temp['scgi']};
+{site}
+}}
+"""
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def proxied(request, tmp_path_factory):
+    """The proxy's base URL, in front of one gunicorn (one worker: the rate limiter counts in memory)
+    run with TRUSTED_PROXIES=1 and a small limit on refused tokens."""
+    if request.param == "postgresql" and not os.environ.get("TEST_DATABASE_URL"):
+        pytest.skip(PG_SKIP)
+    tmp_path = tmp_path_factory.mktemp(f"nginx-{request.param}")
+    env = {"TRUSTED_PROXIES": "1", "RATELIMIT_ENABLED": "true",
+           "RATELIMIT_FAILED_AUTH": f"{FAILED_AUTH_LIMIT} per minute", "STREAM_KEEPALIVE_SECONDS": "1"}
+    with database_url(request.param, tmp_path) as url:
+        server, upstream = start_gunicorn(url, workers=1, log_path=tmp_path / "gunicorn.log", env=env)
+        port = free_port()
+        (tmp_path / "nginx.conf").write_text(nginx_config(tmp_path, int(upstream.rsplit(":", 1)[1]), port))
+        proxy = subprocess.Popen([NGINX, "-p", str(tmp_path), "-e", str(tmp_path / "error.log"),
+                                  "-c", str(tmp_path / "nginx.conf")],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        base = f"http://127.0.0.1:{port}"
+        try:
+            wait_until_answering(proxy, base)
+            yield base
+        finally:
+            proxy.terminate()
+            proxy.wait(timeout=10)
+            stop_gunicorn(server)
+        log = (tmp_path / "gunicorn.log").read_text(errors="replace")
+        assert "Traceback" not in log, log[-3000:]
+
+
+def wait_until_answering(proxy, base: str) -> None:
+    give_up = time.monotonic() + 30
+    while time.monotonic() < give_up:
+        if proxy.poll() is not None:
+            raise RuntimeError(f"nginx exited: {proxy.stderr.read().decode(errors='replace')}")
+        try:
+            if requests.get(base + "/health", timeout=5).status_code == 200:
+                return
+        except requests.RequestException:
+            pass
+        time.sleep(0.05)
+    raise RuntimeError("nginx did not answer within 30 s")
+
+
+class FromAddress(HTTPAdapter):
+    """Connections made from a chosen local address (127.0.0.2: another client on loopback)."""
+
+    def __init__(self, address: str):
+        self.address = address
+        super().__init__()
+
+    def init_poolmanager(self, *args, **kwargs):
+        kwargs["source_address"] = (self.address, 0)
+        super().init_poolmanager(*args, **kwargs)
+
+
+def client_from(address: str) -> requests.Session:
+    session = requests.Session()
+    session.mount("http://", FromAddress(address))
+    return session
+
+
+def bearer(token: str, **headers) -> dict:
+    return {"Authorization": f"Bearer {token}", **headers}
+
+
+def new_game(base: str) -> dict:
+    created = requests.post(f"{base}/games", json={"name": "Ann"}, timeout=10)
+    assert created.status_code == 201, created.text
+    created = created.json()
+    joined = requests.post(f"{base}/games/{created['game_id']}/join",
+                           json={"invite_code": created["invite_code"], "name": "Bob"}, timeout=10).json()
+    return {"id": created["game_id"], "tokens": {0: created["token"], 1: joined["token"]},
+            "to_move": joined["game"]["to_move"], "version": joined["game"]["version"]}
+
+
+def move(base: str, game: dict) -> dict:
+    """The seat to move passes the upcard or draws: a move that is always legal early on."""
+    seat = game["to_move"]
+    view = requests.get(f"{base}/games/{game['id']}", headers=bearer(game["tokens"][seat]), timeout=10).json()
+    action = next(a for a in view["legal_actions"] if a["type"] in ("pass", "draw"))
+    answer = requests.post(f"{base}/games/{game['id']}/actions", json=action,
+                           headers=bearer(game["tokens"][seat]), timeout=10)
+    assert answer.status_code == 200, answer.text
+    game["version"], game["to_move"] = answer.json()["version"], answer.json()["to_move"]
+    return answer.json()
+
+
+def next_event(stream: EventStream, timeout: float = 30) -> dict | None:
+    """The stream's next event (None when it ended); the timeout only keeps a broken proxy from
+    hanging the test, it asserts nothing about time."""
+    try:
+        return stream.events.get(timeout=timeout)
+    except queue.Empty:
+        return None
+
+
+def test_a_move_and_a_stream_and_a_long_poll_go_through_the_proxy(proxied):
+    game = new_game(proxied)
+    watcher = 1 - game["to_move"]
+    stream = EventStream(f"{proxied}/games/{game['id']}/stream", bearer(game["tokens"][watcher]))
+    try:
+        first = next_event(stream)
+        assert first is not None and first["id"] == game["version"]  # the view now, through the proxy
+        before = time.monotonic()
+        played = move(proxied, game)
+        event = next_event(stream)  # the proxy passes it on while the stream stays open
+        print(f"stream event through nginx {1000 * (time.monotonic() - before):.1f} ms after the move was sent")
+        assert event is not None and event["id"] == played["version"] and event["data"]["version"] == played["version"]
+    finally:
+        stream.close()
+
+    answers = queue.Queue()
+    waiting_seat = 1 - game["to_move"]
+    poll = threading.Thread(target=lambda: answers.put(requests.get(
+        f"{proxied}/games/{game['id']}?wait=30", timeout=90,
+        headers=bearer(game["tokens"][waiting_seat], **{"If-None-Match": f'"{game["version"]}"'}))))
+    poll.start()
+    try:
+        # The long-poll is waiting once the server counts it; a move made before would answer it too.
+        played = move(proxied, game)
+    finally:
+        poll.join(90)
+    answer = answers.get_nowait()
+    assert answer.status_code == 200 and answer.json()["version"] == played["version"]
+
+
+def test_the_service_sees_each_clients_own_address(proxied):
+    """Refused tokens are counted per client address: 127.0.0.2 runs out, 127.0.0.1 is not
+    touched. Were the proxy's address taken for the client's, both would share one count."""
+    other, own = client_from("127.0.0.2"), client_from("127.0.0.1")
+    statuses = [other.get(f"{proxied}/games/nosuchgame", headers=bearer("wrong"), timeout=10).status_code
+                for _ in range(FAILED_AUTH_LIMIT + 1)]
+    assert statuses[:FAILED_AUTH_LIMIT] == [401] * FAILED_AUTH_LIMIT and statuses[-1] == 429
+    assert own.get(f"{proxied}/games/nosuchgame", headers=bearer("wrong"), timeout=10).status_code == 401
+    # A client cannot choose its address by sending X-Forwarded-For itself: the proxy appends the
+    # address it saw, and the service reads only that.
+    forged = other.get(f"{proxied}/games/nosuchgame", timeout=10,
+                       headers=bearer("wrong", **{"X-Forwarded-For": "203.0.113.9"}))
+    assert forged.status_code == 429
+
+
+def test_metrics_are_not_proxied_and_big_bodies_stop_at_the_proxy(proxied):
+    metrics = requests.get(f"{proxied}/metrics", timeout=10)
+    assert metrics.status_code == 404
+    assert metrics.headers.get("Content-Type", "").startswith("text/html")  # nginx's page, not the service's
+    big = requests.post(f"{proxied}/games", data=b"{" + b" " * (128 * 1024) + b"}", timeout=10,
+                        headers={"Content-Type": "application/json"})
+    assert big.status_code == 413 and big.headers.get("Content-Type", "").startswith("text/html")
