@@ -6,6 +6,7 @@ written to an audit table.
     moderation.py  suspend (the seat closer and the forfeiting hook), unsuspend, rename
     export.py      the personal data of a player or a seat, as one JSON document
     erasure.py     erasing a player or a seat
+    backup.py      a consistent copy of a live SQLite database
     cli.py         the `flask admin` commands
 
 A feature above every other (it reads their tables to find a person's data); the games hear of a

@@ -13,10 +13,10 @@ from sqlalchemy import select
 from ..games import store
 from ..core.extensions import db
 from ..games.models import Game
-from . import erasure, export, moderation
+from . import backup, erasure, export, moderation
 from .moderation import AdminError, audit, player_named
 
-admin_cli = AppGroup("admin", help="Moderation and personal data: suspend, rename, export, erase.")
+admin_cli = AppGroup("admin", help="Moderation and personal data (suspend, rename, export, erase); backups.")
 BY = click.option("--by", "operator", default=None, help="Who runs the command, for the audit table "
                   "(default: the OS user).")
 
@@ -141,4 +141,17 @@ def erase_seat_command(game_id: str, seat: int, operator: str | None) -> None:
             raise AdminError(f"seat {seat} of game {game.id} is a player's: erase the player by name")
         summary = erasure.erase_seat(game.id, seat)
         audit("erase-seat", operator, game_id=game.id, seat=seat)
+    echo(summary)
+
+
+@admin_cli.command("backup")
+@click.argument("path")
+@BY
+@said
+def backup_command(path: str, operator: str | None) -> None:
+    """Copy the live SQLite database to PATH, consistently, while the service runs (PostgreSQL:
+    pg_dump, docs/operations.md)."""
+    summary = backup.backup_sqlite(path)
+    with store.transaction():
+        audit("backup", operator)
     echo(summary)
