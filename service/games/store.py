@@ -68,25 +68,35 @@ def token_opens_seat():
     return _opens_seat(changes.seat_openers(), changes.seat_closers())
 
 
+@functools.cache
+def _shut_by(openers: tuple, closer):
+    """SELECT whether the token would open a seat of the game that `closer` shuts: built once (a
+    move's driver SQL compiles and caches each statement object it is given)."""
+    return select(exists().where(_seats.c.game_id == bindparam("game"), _opens_seat(openers),
+                                 closer.closed(_seats.c.game_id, _seats.c.seat)).label("shut"))
+
+
 def refusal(params: dict, connection=None):
     """The problem for a token that opened no seat (params: game, token_hash): a closer's when the
     token would open a seat that a closer shuts, else invalid-token. Only failed requests ask, on
     `connection` when given (a move's own, which holds SQLite's write lock), else the session's."""
     for closer in changes.seat_closers():
-        shut = exists().where(_seats.c.game_id == bindparam("game"), _opens_seat(changes.seat_openers()),
-                              closer.closed(_seats.c.game_id, _seats.c.seat))
-        found = (connection or db.session).execute(select(shut.label("shut")), params).all()
+        found = (connection or db.session).execute(_shut_by(changes.seat_openers(), closer), params).all()
         if found and found[0][0]:
             return closer.problem()
     return invalid_token()
+
+
+@functools.cache
+def _closed(closer):
+    return select(closer.closed(bindparam("game"), bindparam("seat")).label("shut"))
 
 
 def closed_by(game_id: str, seat: int):
     """The problem of a closer that shuts this seat (changes.seat_closers), or None: for the ways
     into a seat that name it rather than bring a token (a move by mail, a mail's link)."""
     for closer in changes.seat_closers():
-        shut = select(closer.closed(bindparam("game"), bindparam("seat")).label("shut"))
-        if db.session.execute(shut, {"game": game_id, "seat": seat}).scalar():
+        if db.session.execute(_closed(closer), {"game": game_id, "seat": seat}).scalar():
             return closer.problem()
     return None
 

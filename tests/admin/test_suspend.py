@@ -150,3 +150,27 @@ def test_a_suspended_seat_takes_no_move_by_mail_and_spends_no_mail_link(client, 
     assert after["version"] == seat_view["version"]  # nothing was played
     admin(app, "unsuspend", {0: "Ann", 1: "Bob"}[mover])
     assert client.post(f"/games/{game['id']}/tokens", json={"link_key": key}).status_code == 201
+
+
+def test_at_a_table_another_side_claims_against_a_suspended_player_at_once(client, app):
+    """Four seats, partnerships 0+2 v 1+3: when seat 1's player is suspended, seat 0 claims the
+    match at once; seat 3, its partner, may not claim against its own side."""
+    names = ["Ann", "Bob", "Cy", "Di"]
+    players = [player(client, name) for name in names]
+    made = client.post("/me/games", json={"rules": {"preset": "standard"}, "seats": 4},
+                       headers=auth(players[0]["token"]))
+    assert made.status_code == 201, made.get_json()
+    made = made.get_json()
+    codes = {invite["seat"]: invite["invite_code"] for invite in made["invites"]}
+    for seat in (1, 2, 3):
+        joined = client.post(f"/me/games/{made['game_id']}/join", json={"invite_code": codes[seat]},
+                             headers=auth(players[seat]["token"]))
+        assert joined.status_code == 201 and joined.get_json()["seat"] == seat, joined.get_json()
+    admin(app, "suspend", "Bob")
+    partner = client.post(f"/games/{made['game_id']}/actions", json={"type": "claim_timeout"},
+                          headers=auth(players[3]["token"]))
+    assert partner.status_code == 422, partner.get_json()
+    claimed = client.post(f"/games/{made['game_id']}/actions", json={"type": "claim_timeout"},
+                          headers=auth(players[0]["token"]))
+    assert claimed.status_code == 200, claimed.get_json()
+    assert claimed.get_json()["status"] == "finished"
