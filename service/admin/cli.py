@@ -10,8 +10,8 @@ import click
 from flask.cli import AppGroup
 from sqlalchemy import select
 
-from ..games import store
 from ..core.extensions import db
+from ..games import store
 from ..games.models import Game
 from . import backup, erasure, export, moderation
 from .moderation import AdminError, audit, player_named

@@ -39,6 +39,7 @@ def text_columns_holding(app, needles: list[str]) -> list[tuple[str, str]]:
     """(table, column) of every text or JSON column, in every table, where one of `needles` occurs
     (case-insensitively)."""
     from sqlalchemy import JSON, String, Text, cast, func, or_, select
+
     from service.core.extensions import db
     found = []
     with app.app_context():

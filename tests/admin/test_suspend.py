@@ -78,6 +78,7 @@ def test_a_suspended_players_opponent_claims_the_game_at_once_whoever_is_to_move
 
 def test_suspending_withdraws_pending_challenges_and_is_audited(client, app):
     from sqlalchemy import select
+
     from service.admin.models import AdminAction
     from service.core.extensions import db
     ann, bob, cy = player(client, "Ann"), player(client, "Bob"), player(client, "Cy")
@@ -119,6 +120,7 @@ def test_a_suspended_seat_takes_no_move_by_mail_and_spends_no_mail_link(client, 
     """The ways into a seat that name it rather than bring a token: a reply to a turn mail plays
     nothing, and a mail's link is refused without being spent (it works again once lifted)."""
     from email.message import EmailMessage
+
     from service.core.extensions import db
     from service.games import deadlines
     from service.notify import dispatch, inbound
