@@ -1,7 +1,7 @@
 """admin_actions, players.suspended_at and erased_at: moderation and personal data (issue 27)
 
 Revision ID: c5d2e8f17a43
-Revises: a8c41d2e9b70
+Revises: 6b1d0e4c9f27
 Create Date: 2026-11-26 06:50:00.000000
 
 """
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 
 # revision identifiers, used by Alembic.
 revision = 'c5d2e8f17a43'
-down_revision = 'a8c41d2e9b70'
+down_revision = '6b1d0e4c9f27'
 branch_labels = None
 depends_on = None
 
