@@ -12,7 +12,7 @@ moving. Then the wake-up latency: `--wakeups` waiters (half long-polls, half str
 own games, each game moved once; the time from sending the move to the waiter's answer, p50/p99,
 with waiter and mover on one server process, and on two (two single-worker servers, one database).
 
-The waiting caps are raised for the run (WAIT_PER_TOKEN, WAIT_PER_ADDRESS): every waiter comes
+The waiting caps are raised for the run (WAIT_PER_TOKEN, WAIT_ADDRESS_SHARE): every waiter comes
 from 127.0.0.1, and the point is to measure the host, not the limits.
 """
 from __future__ import annotations
@@ -38,7 +38,7 @@ sys.path.insert(0, str(ROOT))
 from tests.conftest import start_gunicorn, stop_gunicorn  # noqa: E402
 from tests.hardening.torture import database_url  # noqa: E402
 
-ENV = {"RATELIMIT_ENABLED": "false", "WAIT_PER_TOKEN": "100000", "WAIT_PER_ADDRESS": "100000",
+ENV = {"RATELIMIT_ENABLED": "false", "WAIT_PER_TOKEN": "100000", "WAIT_ADDRESS_SHARE": "1",
        "WAIT_PER_PROCESS": "100000"}
 
 

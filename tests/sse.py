@@ -4,17 +4,18 @@ from __future__ import annotations
 
 import json
 import queue
+import socket
 import threading
 
 import requests
 
 
 class EventStream:
-    def __init__(self, url: str, headers: dict, last_event_id: int | None = None):
+    def __init__(self, url: str, headers: dict, last_event_id: int | None = None, session=requests):
         headers = {**headers, "Accept": "text/event-stream"}
         if last_event_id is not None:
             headers["Last-Event-ID"] = str(last_event_id)
-        self.response = requests.get(url, headers=headers, stream=True, timeout=(5, 60))
+        self.response = session.get(url, headers=headers, stream=True, timeout=(5, 60))
         self.events, self.comments = queue.Queue(), queue.Queue()
         self.thread = threading.Thread(target=self._read, daemon=True)
         self.thread.start()
@@ -38,4 +39,12 @@ class EventStream:
         self.events.put(None)  # the stream ended
 
     def close(self):
+        """Close the connection at once, as a browser closing the tab does: shut the socket down
+        first, since closing it while the reader thread is in recv() sends nothing until recv returns."""
+        connection = self.response.raw.connection
+        if connection is not None and connection.sock is not None:
+            try:
+                connection.sock.shutdown(socket.SHUT_RDWR)
+            except OSError:  # the server closed it already
+                pass
         self.response.close()

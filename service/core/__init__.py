@@ -8,6 +8,7 @@
     fields.py, openapi.py      schema fields and validators; what openapi.yaml needs beyond them
     tokens.py, fastjson.py     secrets and their hashes; JSON on the hot paths
     wakeup.py                  waking waiters on every process, on any host
+    hangup.py                  noticing at once that a waiting client closed its connection
     limits.py, server.py       rate limits; the gunicorn worker
     hooks.py                   Registry, the extension points features offer each other
 

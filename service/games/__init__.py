@@ -9,7 +9,7 @@ history, deals committed to and revealed, move clocks, long-polls and streams.
     clocks.py        the move clock of any game (deadlines.py two seats, table_clocks.py a table)
     deals.py, second_deck.py   shuffles and their commitments; Oklahoma's knock decks
     table_game.py    the engine's Table as a game of 3 to 8 seats keeps it
-    waiting.py       the long-poll and the stream of a game's views
+    waiting.py       the long-poll and the stream of a game's views; waiting_slots.py the caps on them
     changes.py       the hooks other features register: a change, a seat taken, a seat opened
     routes.py; schemas.py, action_schemas.py, view_schemas.py, event_schemas.py, table_schemas.py,
     contact_fields.py, fields.py, examples.py   the HTTP side

@@ -169,12 +169,12 @@ def stream_game(game_id):
     last_seen = waiting.last_event_id()
     if last_seen == version and waiting.is_finished(view):
         return Response(status=204)
-    holder = waiting.take_slot()
+    slot = waiting.take_game_slot(game_id)
     db.session.rollback()  # a stream holds no pooled connection between its reads
-    response = Response(stream_with_context(waiting.stream(game_id, token, version, view, last_seen)),
+    response = Response(stream_with_context(waiting.stream(game_id, token, version, view, last_seen, slot)),
                         mimetype="text/event-stream",
                         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
-    response.call_on_close(lambda: waiting.slots.give_back(*holder))
+    response.call_on_close(lambda: waiting.slots.give_back(slot))
     return response
 
 

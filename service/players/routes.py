@@ -211,11 +211,11 @@ def stream_me():
     player = accounts.current()
     last_seen = waiting.last_event_id()
     after = player.last_event_seq if last_seen is None else min(last_seen, player.last_event_seq)
-    holder = waiting.take_slot()
+    slot = stream.take_stream_slot(player.id)
     player_id, token_hash = player.id, hash_secret(bearer_token())
     db.session.rollback()  # a stream holds no pooled connection between its reads
-    response = Response(stream_with_context(stream.stream(player_id, token_hash, after)),
+    response = Response(stream_with_context(stream.stream(player_id, token_hash, after, slot)),
                         mimetype="text/event-stream", headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
-    response.call_on_close(lambda: waiting.slots.give_back(*holder))
+    response.call_on_close(lambda: waiting.slots.give_back(slot))
     return response
 

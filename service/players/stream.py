@@ -13,7 +13,7 @@ from sqlalchemy import bindparam, select
 from ..core.database import READ_ONLY
 from ..core.extensions import db
 from ..core.wakeup import hub, player_key
-from ..games.waiting import setting
+from ..games.waiting_slots import Slot, setting, take_slot
 from . import feed
 from .models import Player
 
@@ -27,16 +27,24 @@ def sse(event: dict) -> str:
     return f"id: {event['seq']}\nevent: {event['type']}\ndata: {json.dumps(event, separators=(',', ':'))}\n\n"
 
 
-def stream(player_id: int, token_hash: str, after: int):
+def take_stream_slot(player_id: int) -> Slot:
+    return take_slot(player_key(player_id))
+
+
+def stream(player_id: int, token_hash: str, after: int, slot: Slot):
     """Every event after `after`, then each new one as it commits; a keep-alive comment when quiet.
-    Ends after STREAM_MAX_SECONDS, when the server stops, or when the player token is rotated or
-    revoked or the player suspended (the client reconnects with Last-Event-ID and its new token)."""
+    Ends after STREAM_MAX_SECONDS, when the server stops, when the player token is rotated or
+    revoked or the player suspended (the client reconnects with Last-Event-ID and its new token),
+    when the client leaves, or when the token's newer stream takes `slot`'s place."""
     keepalive, ends = setting("STREAM_KEEPALIVE_SECONDS"), time.monotonic() + setting("STREAM_MAX_SECONDS")
-    with hub().watch(player_key(player_id), after) as waiter:
+    with slot.waiting(after) as waiter:
         waiter.wake()  # read once at once: events may have come before we watched
         yield ": connected\n\n"  # headers and a first line at once: the client knows it is listening
         while not hub().closing and time.monotonic() < ends:
-            if not waiter.wait(min(keepalive, ends - time.monotonic())):
+            woken = waiter.wait(min(keepalive, ends - time.monotonic()))
+            if slot.over:
+                return
+            if not woken:
                 yield ": keep-alive\n\n"
                 continue
             while True:

@@ -188,27 +188,26 @@ def test_two_hundred_waiting_clients_are_answered_and_moves_go_through_meanwhile
 
 def test_the_waiting_caps_answer_429_with_retry_after(tmp_path):
     # The caps count per server process; the database plays no part, so SQLite only.
-    with servers("sqlite", tmp_path, count=1, env={"WAIT_PER_TOKEN": "2", "WAIT_PER_ADDRESS": "3",
-                                                         "STREAM_KEEPALIVE_SECONDS": "1"}) as (_, (base,)):
+    # WAIT_PER_PROCESS x WAIT_ADDRESS_SHARE: 3 waiting requests per address.
+    env = {"WAIT_PER_TOKEN": "2", "WAIT_PER_PROCESS": "30", "WAIT_ADDRESS_SHARE": "0.1", "STREAM_KEEPALIVE_SECONDS": "1"}
+    with servers("sqlite", tmp_path, count=1, env=env) as (_, (base,)):
         game, other = new_game(base), new_game(base)
-        token = game["tokens"][0]
-        held = [Stream(base, game, 0), Stream(base, game, 0)]
+        held = [Stream(base, game, 0), Stream(base, game, 1), Stream(base, other, 1)]
         for stream in held:
-            stream.next_event()
-        third = requests.get(f"{base}/games/{game['id']}?wait=5&version={game['version']}",
-                             headers=bearer(token), timeout=10)
-        assert third.status_code == 429 and third.json()["code"] == "too-many-waiters"
-        assert int(third.headers["Retry-After"]) > 0
-        assert requests.get(f"{base}/games/{game['id']}", headers=bearer(token), timeout=10).status_code == 200
-        by_address = [Stream(base, other, 1)]
-        by_address[0].next_event()  # the third waiting request from this address
+            stream.next_event()  # three waiting requests from this address, three tokens
         fourth = requests.get(f"{base}/games/{other['id']}/stream", headers=bearer(other["tokens"][0]), timeout=10)
         assert fourth.status_code == 429 and fourth.json()["code"] == "too-many-waiters"
-        for stream in held + by_address:
+        assert int(fourth.headers["Retry-After"]) > 0
+        fifth = requests.get(f"{base}/games/{other['id']}?wait=5&version={other['version']}",
+                             headers=bearer(other["tokens"][0]), timeout=10)
+        assert fifth.status_code == 429 and fifth.json()["code"] == "too-many-waiters"
+        assert requests.get(f"{base}/games/{other['id']}", headers=bearer(other["tokens"][0]),
+                            timeout=10).status_code == 200  # only waiting is capped
+        for stream in held:
             stream.close()
-        time.sleep(2.5)  # the server notices a closed stream when its next keep-alive fails
+        # Closed streams give their places back at once (test_waiting_caps_live.py holds the rest).
         again = requests.get(f"{base}/games/{game['id']}?wait=1&version={game['version']}",
-                             headers=bearer(token), timeout=10)
+                             headers=bearer(game["tokens"][0]), timeout=10)
         assert again.status_code == 304
 
 

@@ -132,10 +132,11 @@ def test_keep_alives_and_the_waiting_caps(pair):
     ann = player(base, unique("Ann"))
     streams = [PlayerStream(base, ann["token"]) for _ in range(4)]
     assert streams[0].comments.get(timeout=30) == ": keep-alive"
-    refused = requests.get(f"{base}/me/stream", headers=bearer(ann["token"]), timeout=10)
-    assert refused.status_code == 429 and refused.json()["code"] == "too-many-waiters"
-    assert "Retry-After" in refused.headers
-    for each in streams:
+    # A fifth from the same token is not refused: it takes the place of the token's oldest stream,
+    # which ends (a client that reconnected before the server saw it leave never locks itself out).
+    fifth = PlayerStream(base, ann["token"])
+    assert streams[0].events.get(timeout=30) is None
+    for each in [*streams, fifth]:
         each.close()
 
 
