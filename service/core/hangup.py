@@ -41,6 +41,9 @@ def request_socket(environ) -> socket.socket | None:
 def connection_gone(sock) -> bool:
     """True when the client has closed or reset the connection. Never blocks, reads nothing."""
     try:
+        # A second object on the same descriptor, so that the server's socket object (its timeout,
+        # gevent's waits) is not involved. With no process-wide default timeout (the service sets
+        # none), making it leaves the descriptor's blocking mode as it was.
         raw = _socket.socket(fileno=sock.fileno())
     except (OSError, ValueError):  # already closed (fileno -1) or not a socket any more
         return True
