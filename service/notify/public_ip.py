@@ -6,6 +6,10 @@ address inside them, and on a network that translates them (NAT64, 6to4, SIIT, o
 treats IPv4-mapped addresses as IPv4) a connection to such an address reaches that IPv4 host,
 perhaps 127.0.0.1 or 10.0.0.5. It also calls multicast global.
 
+`public_addresses` resolves a host name and judges every address it gives: the one check both
+when a webhook URL is set and at each delivery, so a URL refused at delivery (`localhost`,
+`127.1`, `2130706433`, `0x7f000001`, a name whose DNS answer is internal) is refused when set.
+
 Two kinds of treatment:
 - forms that translate to an IPv4 destination are judged by that IPv4 address (IPv4-mapped,
   SIIT, the well-known NAT64 prefix, 6to4). Refusing them outright would break every webhook of a
@@ -18,6 +22,7 @@ Two kinds of treatment:
 from __future__ import annotations
 
 import ipaddress
+import socket
 
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 
@@ -60,3 +65,29 @@ def refusal(address: str | Address) -> str | None:
     if not ip.is_global:
         return "not a public address (loopback, private, link-local or reserved)"
     return None
+
+
+class NotPublic(ValueError):
+    """The host resolves to an address no webhook may reach (the message says which and why)."""
+
+
+class Unresolved(OSError):
+    """The host does not resolve now (perhaps for a while only: DNS may be down)."""
+
+
+def public_addresses(host: str) -> list[str]:
+    """Every address `host` resolves to (IP literals in any form the resolver reads, such as
+    127.1 or 0x7f000001, included), all public; else NotPublic for the first that is not, or
+    Unresolved when there is none to judge."""
+    try:
+        infos = socket.getaddrinfo(host, None, proto=socket.IPPROTO_TCP)
+    except OSError as exc:
+        raise Unresolved(f"cannot resolve {host}: {exc}") from None
+    addresses = [info[4][0] for info in infos]
+    for address in addresses:
+        why = refusal(address)
+        if why:
+            raise NotPublic(f"{host} resolves to {address}, {why}")
+    if not addresses:
+        raise Unresolved(f"cannot resolve {host}: no address")
+    return addresses

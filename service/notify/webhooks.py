@@ -14,7 +14,6 @@ import base64
 import hashlib
 import hmac
 import http.client
-import ipaddress
 import os
 import secrets
 import socket
@@ -23,7 +22,7 @@ import time
 from datetime import datetime
 from urllib.parse import SplitResult, urlsplit
 
-from .public_ip import refusal
+from .public_ip import NotPublic, Unresolved, public_addresses
 
 SECRET_PREFIX = "whsec_"
 SECRET_BYTES = 24
@@ -87,8 +86,9 @@ def verify(secret: str, received: dict, body: str, now: int, tolerance: int = TO
 
 def check_url(url: str) -> str:
     """A webhook URL a seat may set: http(s) with a host and a valid port, in plain ASCII.
-    Raises ValueError saying what is wrong (answered as 422 validation-error). An address given
-    as an IP literal is judged here already; host names are resolved and judged at each delivery."""
+    Raises ValueError saying what is wrong (answered as 422 validation-error), a host that
+    resolves to a non-public address included (unless WEBHOOK_ALLOW_PRIVATE); a host that does
+    not resolve now is taken, and judged again at each delivery."""
     if len(url) > 2000:
         raise ValueError("webhook_url is longer than 2000 characters")
     if not url.isascii() or any(ch <= " " or ch == "\x7f" for ch in url):
@@ -100,11 +100,13 @@ def check_url(url: str) -> str:
     if parts.username or parts.password:
         raise ValueError("webhook_url must not carry a user name or password")
     port_of(parts)
-    literal = _ip_literal(parts.hostname)
-    if literal is not None and not _private_allowed():
-        why = refusal(literal)
-        if why:
-            raise ValueError(f"webhook_url's address {literal} is {why}; give a public address")
+    if not _private_allowed():
+        try:  # judged as each delivery judges it (public_ip.py)
+            public_addresses(parts.hostname)
+        except NotPublic as exc:
+            raise ValueError(f"webhook_url's host {exc}; give a public address") from None
+        except Unresolved:
+            pass  # not resolvable now: each delivery resolves and judges it again
     return url
 
 
@@ -117,13 +119,6 @@ def port_of(parts: SplitResult) -> int:
     if port == 0:
         raise ValueError("webhook_url's port must be a number from 1 to 65535")
     return port or (443 if parts.scheme == "https" else 80)
-
-
-def _ip_literal(host: str):
-    try:
-        return ipaddress.ip_address(host)
-    except ValueError:
-        return None
 
 
 def _private_allowed() -> bool:
@@ -153,18 +148,11 @@ def delivery_address(url: str, allow_private: bool) -> str:
     if allow_private:
         return host
     try:
-        infos = socket.getaddrinfo(host, None, proto=socket.IPPROTO_TCP)
-    except OSError as exc:
-        raise WebhookError(f"cannot resolve {host}: {exc}") from None
-    addresses = [info[4][0] for info in infos]
-    for address in addresses:
-        why = refusal(address)
-        if why:
-            raise WebhookError(f"{host} resolves to {address}, {why}; refused "
-                               "(WEBHOOK_ALLOW_PRIVATE is off)", permanent=True)
-    if not addresses:
-        raise WebhookError(f"cannot resolve {host}: no address")
-    return addresses[0]
+        return public_addresses(host)[0]
+    except NotPublic as exc:
+        raise WebhookError(f"{exc}; refused (WEBHOOK_ALLOW_PRIVATE is off)", permanent=True) from None
+    except Unresolved as exc:
+        raise WebhookError(str(exc)) from None
 
 
 class _Deadline:

@@ -102,3 +102,52 @@ def test_good_urls_are_still_taken(nclient, configure, url):
     answer = patch_webhook(nclient, game, url)
     assert answer.status_code == 200, answer.get_json()
     assert answer.get_json()["webhook_url"] == url
+
+
+# Issue 25, finding 11: hosts the resolver turns into an internal address were taken when set and
+# only refused at each call. Set and delivery now share one check (public_ip.public_addresses).
+INTERNAL_HOSTS = ["localhost", "LOCALHOST", "2130706433", "0x7f000001", "127.1", "0177.0.0.1", "[fd12:3456::1]"]
+
+
+def assert_refused_when_set_and_at_delivery(client, url):
+    game = start_game(client, move_time_hours=None)
+    answer = patch_webhook(client, game, url)
+    assert answer.status_code == 422, answer.get_json()
+    assert answer.get_json()["code"] == "validation-error"
+    assert "resolves to" in answer.get_json()["detail"]
+    assert client.get(f"/games/{game['id']}/contact", headers=auth(game["tokens"][0])).get_json()["webhook_url"] is None
+    with pytest.raises(webhooks.WebhookError) as refused:  # the very same verdict a delivery reaches
+        webhooks.delivery_address(url, allow_private=False)
+    assert refused.value.permanent
+
+
+@pytest.mark.parametrize("host", INTERNAL_HOSTS)
+def test_a_host_the_resolver_reads_as_internal_is_refused_when_set(nclient, configure, host):
+    configure(WEBHOOK_ALLOW_PRIVATE=False)
+    assert_refused_when_set_and_at_delivery(nclient, f"http://{host}:8080/hook")
+
+
+@pytest.mark.parametrize("internal", ["127.0.0.1", "fd00::5", "10.1.2.3"])
+def test_a_name_whose_dns_answer_is_internal_is_refused_when_set(nclient, configure, monkeypatch, internal):
+    configure(WEBHOOK_ALLOW_PRIVATE=False)
+    monkeypatch.setattr(webhooks.socket, "getaddrinfo", resolving_to("93.184.216.34", internal))
+    assert_refused_when_set_and_at_delivery(nclient, "https://hooks.example.org/gin")
+
+
+def test_a_name_that_does_not_resolve_now_is_taken_and_judged_at_each_delivery(nclient, configure, monkeypatch):
+    configure(WEBHOOK_ALLOW_PRIVATE=False)
+
+    def no_answer(*args, **kwargs):
+        raise socket.gaierror(socket.EAI_AGAIN, "Temporary failure in name resolution")
+    monkeypatch.setattr(webhooks.socket, "getaddrinfo", no_answer)
+    game = start_game(nclient, move_time_hours=None)
+    assert patch_webhook(nclient, game, "https://hooks.example.org/gin").status_code == 200
+    with pytest.raises(webhooks.WebhookError) as failed:
+        webhooks.delivery_address("https://hooks.example.org/gin", allow_private=False)
+    assert not failed.value.permanent  # retried: DNS may be back by then
+
+
+def test_a_name_resolving_to_loopback_is_taken_when_private_addresses_are_allowed(nclient, configure):
+    configure(WEBHOOK_ALLOW_PRIVATE=True)
+    game = start_game(nclient, move_time_hours=None)
+    assert patch_webhook(nclient, game, "http://localhost:8080/hook").status_code == 200
