@@ -11,7 +11,7 @@ from flask.cli import AppGroup
 
 notify_cli = AppGroup("notify", help="Deliver notifications and take moves by email.")
 
-EX_OK, EX_TEMPFAIL = 0, 75  # sysexits.h: 75 makes an MTA keep the message and retry
+EX_OK, EX_DATAERR, EX_TEMPFAIL = 0, 65, 75  # sysexits.h: 75 makes an MTA keep the message and retry
 
 
 def _stop_on_signals() -> threading.Event:
@@ -58,8 +58,12 @@ def smtpd_command(host: str, port: int) -> None:
 def inbound_command(recipient: tuple[str, ...], sender: str | None) -> None:
     """Handle one message read from standard input (for an MTA pipe)."""
     from .inbound import receive
+    from .mime_shape import Refused
     try:
         outcome = receive(sys.stdin.buffer.read(), list(recipient), sender)
+    except Refused as exc:  # no retry would read it: the MTA bounces it instead
+        click.echo(f"refused: {exc}", err=True)
+        sys.exit(EX_DATAERR)
     except Exception as exc:  # noqa: BLE001 - the MTA keeps the message and retries on 75
         click.echo(f"temporary failure: {type(exc).__name__}: {exc}", err=True)
         sys.exit(EX_TEMPFAIL)

@@ -36,6 +36,7 @@ from . import (
     invitations,
     mail_text,
     message,
+    mime_shape,
     outbox,
     senders,
     table_dispatch,
@@ -59,7 +60,12 @@ class Stale(Exception):
 
 
 def parse(raw: bytes) -> EmailMessage:
-    return email.message_from_bytes(raw, policy=email.policy.default)
+    """The message, once its MIME tree's shape passed mime_shape.check (Refused otherwise)."""
+    mime_shape.check(raw)
+    try:
+        return email.message_from_bytes(raw, policy=email.policy.default)
+    except RecursionError:  # a shape the scan let through: refused for good all the same
+        raise mime_shape.Refused("its MIME parts nest too deep to be read") from None
 
 
 def our_address(addresses) -> tuple[str, str, str] | None:
@@ -98,7 +104,8 @@ def _once(work):
 
 def receive(raw: bytes, recipients: list[str] | None = None, envelope_sender: str | None = None) -> Outcome:
     """Handle one inbound message (bytes as received). `recipients` and `envelope_sender` (MAIL
-    FROM): the SMTP envelope's, when known (None: not known; "": the null sender of a bounce)."""
+    FROM): the SMTP envelope's, when known (None: not known; "": the null sender of a bounce).
+    A message whose MIME tree no reply has raises mime_shape.Refused, before it is parsed."""
     msg = parse(raw)
     message_id = (msg.get("Message-ID") or "").strip() or "sha256:" + hashlib.sha256(raw).hexdigest()
     moment = deadlines.now()

@@ -3,6 +3,11 @@
 It accepts mail only for addresses at MAIL_DOMAIN that look like ours (play+..., join+..., new@...)
 and refuses relaying. Each message is handled in a worker thread with an app context; if handling
 fails (the database is down), the sender is told to try again later (451), so nothing is lost.
+A message no retry could make readable is refused for good (554) instead: one whose MIME parts
+nest deeper, or are more, than any reply's (mime_shape.py, judged before the message is parsed),
+so a sending server does not retry it for days, each try holding a thread. A connection's work
+is bounded too: MAX_MESSAGE_BYTES a message, MESSAGES_PER_CONNECTION messages (then 421 and the
+connection is closed), IDLE_SECONDS between commands.
 """
 from __future__ import annotations
 
@@ -15,9 +20,12 @@ from aiosmtpd.controller import Controller
 from .inbound import _LOCAL, receive
 from .invitations import NEW_LOCAL
 from .message import domain
+from .mime_shape import Refused
 
 log = logging.getLogger(__name__)
 MAX_MESSAGE_BYTES = 1024 * 1024
+MESSAGES_PER_CONNECTION = 10
+IDLE_SECONDS = 60
 _ADDRESS_SECRET = re.compile(r"\b(play|unsubscribe|confirm|join|start)\+[A-Za-z0-9_-]+@")
 
 
@@ -55,6 +63,9 @@ class InboundHandler:
         try:
             outcome = await asyncio.get_running_loop().run_in_executor(
                 None, self._receive, raw, list(envelope.rcpt_tos), envelope.mail_from)
+        except Refused as exc:  # the same bytes would be refused on every retry: say so for good
+            log.info("inbound mail refused: %s", exc)
+            return f"554 5.6.0 message refused: {exc}"
         except Exception:  # noqa: BLE001 - tell the sender to retry rather than lose the move
             log.exception("inbound mail could not be handled; answered 451")
             return "451 4.3.0 temporary failure, please try again later"
@@ -70,5 +81,7 @@ class InboundHandler:
 
 def controller(app, host: str, port: int) -> Controller:
     """A started-on-demand listener: `.start()` / `.stop()` (tests use it on a free port)."""
+    limits = {"MAIL": MESSAGES_PER_CONNECTION, "DATA": MESSAGES_PER_CONNECTION,
+              "RCPT": 5 * MESSAGES_PER_CONNECTION, "*": 2 * MESSAGES_PER_CONNECTION}
     return Controller(InboundHandler(app), hostname=host, port=port, data_size_limit=MAX_MESSAGE_BYTES,
-                      ready_timeout=10)
+                      ready_timeout=10, timeout=IDLE_SECONDS, command_call_limit=limits)
