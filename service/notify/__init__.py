@@ -7,7 +7,7 @@
     outbox.py    claiming rows safely with many workers; worker.py the delivery loop
     smtp.py / webhooks.py   the two ways out; sweeps.py reminders, time-up notices, digests
     inbound.py   moves by email (commands.py reads them); smtpd.py the SMTP listener
-    routes.py    contact settings and vacations
+    routes.py    contact settings and vacations; one-click unsubscribing (one_click.py, unsubscribing.py)
     cli.py       flask notify worker | smtpd | inbound | sweep
 
 It may import the games, access and the core; the games hear nothing of it but through the hooks
@@ -22,8 +22,9 @@ def init_app(app) -> None:
     from ..games import changes
     from . import contact_changes, dispatch
     from .cli import notify_cli
-    from .routes import settings
+    from .routes import settings, unsubscribe
     api.register_blueprint(settings)
+    api.register_blueprint(unsubscribe)
     app.cli.add_command(notify_cli)
     changes.on_change(dispatch.after_change, wanted=dispatch.anyone_to_tell)  # the outbox's mails and webhooks
     changes.seat_taken.register(contact_changes.seat_taken)  # contact settings and invitations given with the seat

@@ -24,11 +24,25 @@ _ENCODED_WORD = re.compile(r"=\?.*\?=")
 HINT = "write a bare address like ann@example.org"
 
 
+# Domains whose provider documents that dots in the local part do not matter (Gmail: "Gmail
+# doesn't recognize dots as characters within usernames"), and that googlemail.com is gmail.com.
+DOTLESS_DOMAINS = {"gmail.com": "gmail.com", "googlemail.com": "gmail.com"}
+
+
 def normalised(address: str) -> str:
-    """The key an address is confirmed, counted and suppressed under: the whole address in lower
-    case (mail providers treat local parts case-insensitively in practice; being stricter would let
-    `Ann@` and `ann@` be confirmed, counted and stopped apart)."""
-    return address.strip().lower()
+    """The key an address is confirmed, counted, capped and stopped under: one per mailbox, so
+    that variants of an address are not asked, counted or stopped apart. The whole address in
+    lower case (providers treat local parts case-insensitively in practice), a `+tag` of the
+    local part left out (the owner of a mailbox owns its subaddresses), and, only for the
+    domains whose provider documents it, the local part's dots (DOTLESS_DOMAINS). What is stored
+    and mailed stays the address as given; only comparisons use this key."""
+    local, at, domain = address.strip().lower().rpartition("@")
+    if not at:
+        return address.strip().lower()
+    local = local.split("+", 1)[0]
+    if domain in DOTLESS_DOMAINS:
+        local, domain = local.replace(".", ""), DOTLESS_DOMAINS[domain]
+    return f"{local}@{domain}"
 
 
 def check_email(text: str) -> str:

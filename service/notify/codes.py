@@ -5,7 +5,10 @@ MAIL_CODES = {
     "too-many-confirmations": (429, "setting this email would send one confirmation mail too many (per game, "
                                     "per address or per client a day); nothing was changed"),
     "too-many-invitations": (429, "invite_email would send one invitation too many today (per inviting address "
-                                  "or client, INVITES_PER_SENDER_PER_DAY); nothing was changed"),
+                                  "or client, INVITES_PER_SENDER_PER_DAY, or to one invited address, "
+                                  "INVITES_PER_RECIPIENT_PER_DAY); nothing was changed"),
     "invitation-refused": (422, "invite_email names an address that asked for no mail from this service, or "
                                 "the inviter's own; nothing was changed"),
+    "unknown-unsubscribe-key": (404, "the one-click unsubscribe URL holds a key no mail of this service carries "
+                                     "(or one older than the keys are kept); nothing was changed"),
 }

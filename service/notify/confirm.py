@@ -79,7 +79,7 @@ def ask(game_id: str, seat: int, address: str, moment: datetime) -> None:
     reply_to = message.address("confirm", secret)
     message_id = message.new_message_id(None, None, "confirm")
     mail = message.build(to=address, subject=SUBJECT, text=body(reply_to), message_id=message_id,
-                         moment=moment, reply_to=reply_to, unsubscribe=reply_to, unsubscribe_subject="stop")
+                         moment=moment, reply_to=reply_to)
     outbox.enqueue("mail", "confirm", address, message.serialise(mail), message_id, moment=moment)
 
 

@@ -31,7 +31,7 @@ class MailConfirmation(db.Model):
     __tablename__ = "mail_confirmations"
 
     token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
-    address: Mapped[str] = mapped_column(String(254), nullable=False)  # normalised
+    address: Mapped[str] = mapped_column(String(254), nullable=False)  # addresses.normalised
     game_id: Mapped[str | None] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
     seat: Mapped[int | None] = mapped_column(Integer)
     client: Mapped[str | None] = mapped_column(String(64))  # the HTTP client's address
@@ -44,8 +44,9 @@ class MailConfirmation(db.Model):
 
 
 class MailInvitation(db.Model):
-    """One invitation to a game by mail (invitations.py): to `invitee`, asked by `sender` (an
-    address's mailbox key, or None) from `client` (the HTTP peer, or None). A game started by a
+    """One invitation to a game by mail (invitations.py): to `invitee` (as given; `invitee_key`
+    its mailbox key, addresses.normalised, which the per-recipient cap counts), asked by `sender`
+    (an address's mailbox key, or None) from `client` (the HTTP peer, or None). A game started by a
     mail to new@ waits here (inviter_name, rules) until its sender confirms by replying to
     start+<secret> (start_hash); the invitation's reply address is join+<invite code> (join_hash).
     Both secrets are stored only as SHA-256."""
@@ -56,7 +57,8 @@ class MailInvitation(db.Model):
     game_id: Mapped[str | None] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
     sender: Mapped[str | None] = mapped_column(String(254))
     client: Mapped[str | None] = mapped_column(String(64))
-    invitee: Mapped[str] = mapped_column(String(254), nullable=False)  # normalised
+    invitee: Mapped[str] = mapped_column(String(254), nullable=False)  # as given (lower case before issue 25)
+    invitee_key: Mapped[str] = mapped_column(String(254), nullable=False)  # addresses.normalised(invitee)
     inviter_name: Mapped[str | None] = mapped_column(String(40))
     rules: Mapped[str | None] = mapped_column(Text)  # JSON, until the game exists
     start_hash: Mapped[str | None] = mapped_column(String(64), unique=True)
@@ -67,4 +69,5 @@ class MailInvitation(db.Model):
 
     __table_args__ = (Index("ix_mail_invitations_sender_created_at", "sender", "created_at"),
                       Index("ix_mail_invitations_client_created_at", "client", "created_at"),
-                      Index("ix_mail_invitations_game_id", "game_id"))
+                      Index("ix_mail_invitations_game_id", "game_id"),
+                      Index("ix_mail_invitations_invitee_key_created_at", "invitee_key", "created_at"))

@@ -30,6 +30,7 @@ from ..games.models import Event
 from ..games.table_game import is_table_state
 from ..games.views import events_page
 from . import compose, confirm, html_part, mail_text, message, outbox, table_dispatch
+from .addresses import normalised
 from .contacts import contact_of, contacts_of
 from .models import Contact, InboundMail, MailToken
 from .scene import Scene
@@ -81,7 +82,7 @@ def _after_change(game, match, actor: int | None, events: list[dict], moment: da
     confirmed = confirm.mailable(c.email for c in contacts.values())
     for seat, reason in reasons.items():
         contact = contacts.get(seat)
-        email = contact.email if contact and contact.email and contact.email.lower() in confirmed else None
+        email = contact.email if contact and contact.email and normalised(contact.email) in confirmed else None
         if reply is not None and reply.seat == seat:
             write_answer(game, match, seat, reply, moment, email)
         elif reason and email and (

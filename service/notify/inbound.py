@@ -20,7 +20,7 @@ from datetime import timedelta
 from email.message import EmailMessage
 from email.utils import getaddresses, parseaddr
 
-from sqlalchemy import func, select, update
+from sqlalchemy import func, select
 
 from ..core.errors import Problem
 from ..core.extensions import db
@@ -40,12 +40,13 @@ from . import (
     outbox,
     senders,
     table_dispatch,
+    unsubscribing,
 )
 from .addresses import normalised
 from .commands import CommandError, Outcome, parse_commands, resolve, strip_reply, subject_text, text_of
 from .consent import MailConfirmation
 from .contacts import contact_of
-from .models import Contact, InboundMail, MailToken
+from .models import InboundMail, MailToken
 from .settings import setting
 
 log = logging.getLogger(__name__)
@@ -122,16 +123,20 @@ def receive(raw: bytes, recipients: list[str] | None = None, envelope_sender: st
     if found and found[1] == "confirm":
         if _once(lambda: db.session.get(MailConfirmation, hash_secret(found[2]))) is not None:
             return _once(lambda: answer_confirmation(msg, message_id, hash_secret(found[2]), moment))
+    elif found and found[1] == "unsubscribe":  # a List-Unsubscribe button's mail: the key is what counts
+        done = _once(lambda: unsubscribe(found[2], message_id, moment))
+        if done is not None:
+            return Outcome("unsubscribed" if done == unsubscribing.DIGEST_OFF else "stopped",
+                           "no more digests to that address" if done == unsubscribing.DIGEST_OFF
+                           else "the address gets no more mail from this service")
     elif found:
         token = _once(lambda: db.session.get(MailToken, hash_secret(found[2])))
+        token = token if token is not None and token.purpose == "reply" else None
     if token is None:
         address = found[0] if found else (recipients or ["(no address of ours)"])[0]
         answered = _once(lambda: answer_unknown(message_id, sender, moment))
         return Outcome("unknown-address", f"{address} is not a valid reply address"
                        + ("" if answered else " (not answered: not a known player, or answered enough)"))
-    if token.purpose == "unsubscribe":
-        _once(lambda: unsubscribe(token.email, message_id, moment))
-        return Outcome("unsubscribed", f"{token.email} gets no more digests")
     owner = _once(lambda: dispatch.confirmed_email(token.game_id, token.seat))
     if not senders.is_sender(msg, envelope_sender, owner):
         return _once(lambda: wrong_sender(token.game_id, token.seat, owner, sender, message_id, moment))
@@ -206,14 +211,14 @@ def answer_unknown(message_id: str, sender: str, moment) -> bool:
     """Mail to a reply address we do not know changes nothing. `From` is only a claim, so the
     fixed answer goes only to a player's address on file, a few times an hour at most; anyone
     else is recorded and not answered (we must not mail whomever a stranger names)."""
-    sender = sender.lower()[:254]
+    sender, key = sender.lower()[:254], normalised(sender)[:254]  # capped per mailbox, +tags together
     answer = bool(sender) and is_known_player(sender) and \
-        answers_to(sender, moment - timedelta(hours=1)) < setting("UNKNOWN_ANSWERS_PER_HOUR")
+        answers_to(key, moment - timedelta(hours=1)) < setting("UNKNOWN_ANSWERS_PER_HOUR")
     if not answer:
         # Not recorded at all: junk from strangers (or beyond a player's hourly answers) adds no
         # row, however much of it comes. Only the answers, capped per sender, are kept.
         return False
-    dispatch.record_inbound(message_id, None, ANSWERED_UNKNOWN, moment, sender=sender)
+    dispatch.record_inbound(message_id, None, ANSWERED_UNKNOWN, moment, sender=key)
     reply_id = message.new_message_id(None, None, "unknown")
     mail = message.build(to=sender, subject=compose.UNKNOWN_ADDRESS_SUBJECT, text=compose.unknown_address_body(),
                          message_id=reply_id, moment=moment,
@@ -233,11 +238,12 @@ def answers_to(sender: str, since) -> int:
         InboundMail.outcome == ANSWERED_UNKNOWN))
 
 
-def unsubscribe(address: str, message_id: str, moment) -> None:
-    db.session.execute(update(Contact).where(func.lower(Contact.email) == address.lower(),
-                                             Contact.mail_mode == "digest")
-                       .values(mail_mode="off").execution_options(synchronize_session=False))
-    dispatch.record_inbound(message_id, None, "unsubscribed", moment)
+def unsubscribe(key: str, message_id: str, moment) -> str | None:
+    done = unsubscribing.follow(key, moment)
+    if done is not None:
+        dispatch.record_inbound(message_id, None, "unsubscribed" if done == unsubscribing.DIGEST_OFF else "stopped",
+                                moment)
+    return done
 
 
 def commands_of(msg: EmailMessage):

@@ -11,10 +11,13 @@
   is answered with one mail to its sender asking to confirm (start+<secret>); `confirm` creates the
   game, the sender in seat 0 with a confirmed address, and sends the invitation.
 
-Abuse limits: INVITES_PER_SENDER_PER_DAY per sender (address) and per HTTP client; none to an
-address that said `stop`; an invitation goes only where a player asked (nobody else is mailed
-who never played); replies to join/start addresses count only from the address they were sent
-to; `stop` in a reply (or the List-Unsubscribe button) stops the address for good.
+Abuse limits: INVITES_PER_SENDER_PER_DAY per sender (address) and per HTTP client, and
+INVITES_PER_RECIPIENT_PER_DAY per invited address, whoever asks (every address counted by its
+mailbox key, addresses.normalised, so `+tag` variants count as one); none to an address that
+said `stop`; the Subject is fixed text, the inviter's name only in the body, quoted; an
+invitation goes only where a player asked (nobody else is mailed who never played); replies to
+join/start addresses count only from the address they were sent to; `stop` in a reply (or the
+List-Unsubscribe button) stops the address for good.
 """
 from __future__ import annotations
 
@@ -42,11 +45,11 @@ from .commands import Outcome, strip_reply, subject_text, text_of
 from .consent import MailInvitation
 from .contacts import set_contact
 from .models import InboundMail
-from .scene import game_tag
 from .settings import setting
 from .wording import rules_in_words
 
 NEW_LOCAL = "new"
+INVITATION_SUBJECT = "[Gin] An invitation to play Gin Rummy by mail"  # fixed: nothing a player typed
 MORE_INVITEES = "_more_invitees"  # kept with a new@ request's rules: the addresses of seats 2, 3, ...
 MOVE_TIME_HOURS = 72  # a game started by mail has the API's default move time
 _NAME = re.compile(r"^[^\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]{1,40}$")
@@ -76,6 +79,9 @@ def invite_seats(game, invites: dict[int, str], addresses: dict[int, str], invit
             checked[seat] = check_email(address)
         except ValueError as exc:
             raise Problem("validation-error", f"seat {seat}: {exc}", errors={"json": {field: [str(exc)]}}) from None
+        if any(normalised(other) == normalised(checked[seat]) for other in list(checked.values())[:-1]):
+            why = f"{checked[seat]} is an address given already (the same mailbox): each invitee takes one seat"
+            raise Problem("validation-error", why, errors={"json": {field: [why]}})
         if confirm.status(address) == confirm.STOPPED or senders.same_address(address, inviter_email):
             raise Problem("invitation-refused", f"no invitation can be sent to {checked[seat]} (it asked for no "
                           "mail from this service, or it is your own); nothing was changed")
@@ -84,9 +90,12 @@ def invite_seats(game, invites: dict[int, str], addresses: dict[int, str], invit
     if over_limit(sender, client, moment, asked=len(checked)):
         raise Problem("too-many-invitations", "enough invitations were sent today by you; nothing was "
                       "changed (invite by the link instead, or try again tomorrow)")
+    if recipients_over_limit(checked.values(), moment):
+        raise Problem("too-many-invitations", "an address you invite was sent enough invitations today; "
+                      "nothing was changed (invite by the link instead, or try again tomorrow)")
     for seat, address in checked.items():
-        row = MailInvitation(game_id=game.id, sender=sender, client=client, invitee=normalised(address),
-                             join_hash=hash_secret(invites[seat]), created_at=moment)
+        row = MailInvitation(game_id=game.id, sender=sender, client=client, invitee=address,
+                             invitee_key=normalised(address), join_hash=hash_secret(invites[seat]), created_at=moment)
         db.session.add(row)
         send_invitation(game, row, invites[seat], address, moment, seat)
 
@@ -99,6 +108,18 @@ def over_limit(sender: str | None, client: str | None, moment, asked: int = 1) -
                 column == value, MailInvitation.created_at > day_ago)) + asked > cap:
             return True
     return False
+
+
+def recipients_over_limit(addresses, moment) -> bool:
+    """Whether one more invitation to any of `addresses` would take it over its day's cap
+    (INVITES_PER_RECIPIENT_PER_DAY invitations sent to its mailbox, whoever asked)."""
+    keys = {normalised(address) for address in addresses}
+    day_ago = moment - timedelta(days=1)
+    sent = dict(db.session.execute(
+        select(MailInvitation.invitee_key, func.count()).where(
+            MailInvitation.invitee_key.in_(keys), MailInvitation.sent_at.is_not(None),
+            MailInvitation.sent_at > day_ago).group_by(MailInvitation.invitee_key)).all())
+    return any(sent.get(key, 0) + 1 > setting("INVITES_PER_RECIPIENT_PER_DAY") for key in keys)
 
 
 # A table's invitation: each seat's carries its own invite code.
@@ -126,8 +147,11 @@ def send_invitation(game, row: MailInvitation, invite_code: str, to: str, moment
     reply_to = message.address("join", invite_code)
     base = setting("BASE_URL").rstrip("/")
     hours = _move_time(game.id)
-    text = (f"{inviter} invites you to a game of Gin Rummy{table_words(len(game.seats), seat)}, played by "
-            "mail: one move at a time, at your own pace.\n\n"
+    # The inviter's name is a stranger's words: never in the Subject, and quoted here as what they typed.
+    text = (f"A player of the Gin Rummy service at {base} invites you to a game of Gin "
+            f"Rummy{table_words(len(game.seats), seat)}, played by mail: one move at a time, at your own pace.\n\n"
+            "The player gave this name (their own words, not checked by the service):\n\n"
+            f"    \"{inviter}\"\n\n"
             f"The rules: {rules_in_words(game.rules)}\n"
             + (f"Time per move: {hours} hours.\n" if hours else "No time limit per move.\n") +
             "\nTo join, reply to this mail with the one word\n\n    join\n\n"
@@ -139,9 +163,9 @@ def send_invitation(game, row: MailInvitation, invite_code: str, to: str, moment
             "If you don't want to play, ignore this mail: nothing more is sent unless you reply. "
             "To never get mail from this service, reply `stop`.\n")
     message_id = message.new_message_id(game.id, seat, "invitation")
-    mail = message.build(to=to, subject=f"{game_tag(game.id)} {inviter} invites you to Gin Rummy",
+    mail = message.build(to=to, subject=INVITATION_SUBJECT,
                          text=text, message_id=message_id, moment=moment, reply_to=reply_to,
-                         game_id=game.id, seat=seat, unsubscribe=reply_to, unsubscribe_subject="stop")
+                         game_id=game.id, seat=seat)
     outbox.enqueue("mail", "invitation", to, message.serialise(mail), message_id, game_id=game.id,
                    seat=seat, moment=moment)
     row.sent_at = moment
@@ -239,6 +263,8 @@ def _start(msg, secret: str, word: str, envelope_sender, moment):
     others = rules.pop(MORE_INVITEES, [])  # a table asked for: seats 2, 3, ... in the order given
     if any(confirm.status(address) == confirm.STOPPED for address in [row.invitee, *others]):
         return "failed", "an opponent's address asked for no mail"
+    if recipients_over_limit([row.invitee, *others], moment):
+        return "failed", "an opponent's address was sent enough invitations today"
     starter = senders.from_address(msg)
     confirm.confirmed(starter, moment)
     game, _token, invites = seating.open_game(Rules.from_dict(rules), row.inviter_name or "Host", 2 + len(others),
@@ -247,8 +273,8 @@ def _start(msg, secret: str, word: str, envelope_sender, moment):
     row.game_id, row.join_hash = game.id, hash_secret(invites[1])
     send_invitation(game, row, invites[1], row.invitee, moment)
     for seat, address in enumerate(others, 2):
-        more = MailInvitation(game_id=game.id, sender=row.sender, invitee=address, join_hash=hash_secret(invites[seat]),
-                              created_at=moment)
+        more = MailInvitation(game_id=game.id, sender=row.sender, invitee=address, invitee_key=normalised(address),
+                              join_hash=hash_secret(invites[seat]), created_at=moment)
         db.session.add(more)
         send_invitation(game, more, invites[seat], address, moment, seat)
     _tell_starter(game, starter, ", ".join([row.invitee, *others]), moment)
@@ -280,9 +306,12 @@ def _new_game(msg, envelope_sender, moment):
         return "ignored", "an address that said stop"
     if over_limit(senders.mailbox(sender), None, moment, asked=len(opponents)):
         return "ignored", "enough invitations from this sender today"
+    if recipients_over_limit(opponents, moment):
+        return "ignored", "an opponent's address was sent enough invitations today"
     secret = secrets.token_urlsafe(32)
-    others = [normalised(address) for address in opponents[1:]]
-    db.session.add(MailInvitation(sender=senders.mailbox(sender), invitee=normalised(opponents[0]), inviter_name=name,
+    others = opponents[1:]  # as given, like the first
+    db.session.add(MailInvitation(sender=senders.mailbox(sender), invitee=opponents[0],
+                                  invitee_key=normalised(opponents[0]), inviter_name=name,
                                   rules=json.dumps({**rules, **({MORE_INVITEES: others} if others else {})}),
                                   start_hash=hash_secret(secret), created_at=moment))
     reply_to = message.address("start", secret)
@@ -294,7 +323,7 @@ def _new_game(msg, envelope_sender, moment):
             "reply `stop`.\n")
     message_id = message.new_message_id(None, None, "start")
     mail = message.build(to=sender, subject="[Gin] Confirm your new game", text=text, message_id=message_id,
-                         moment=moment, reply_to=reply_to, unsubscribe=reply_to, unsubscribe_subject="stop")
+                         moment=moment, reply_to=reply_to)
     outbox.enqueue("mail", "start", sender, message.serialise(mail), message_id, moment=moment)
     return "asked", "the sender was asked to confirm the new game"
 

@@ -8,6 +8,7 @@ import secrets
 from datetime import datetime
 from email.message import EmailMessage
 
+from . import one_click
 from .layout import wrap_text
 from .settings import setting
 
@@ -17,6 +18,7 @@ class HeaderInjection(ValueError):
     another control character: refused, the mail is not built."""
 
 
+_URL_LISTS = {"list-unsubscribe", "list-unsubscribe-post"}  # written as they are, never encoded
 _CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")  # tab is folding whitespace; the rest never belongs
 _CONTINUATION = re.compile(r"\r\n(?![ \t])")  # a line break not followed by folding whitespace
 
@@ -34,12 +36,25 @@ class HeaderSafePolicy(email.policy.EmailPolicy):
         return name, header
 
     def fold(self, name, value):
+        if name.lower() in _URL_LISTS:
+            return self._checked(name, self._fold_url_list(name, value))
         return self._checked(name, super().fold(name, value))
 
     def fold_binary(self, name, value):
+        if name.lower() in _URL_LISTS:
+            return self.fold(name, value).encode("ascii")
         folded = super().fold_binary(name, value)
         self._checked(name, folded.decode("ascii", "replace"))
         return folded
+
+    def _fold_url_list(self, name, value) -> str:
+        """`<url>, <url>` folded between its URLs only. The email package would write a URL longer
+        than a line as RFC 2047 encoded words, which no mail client reads as a URL (RFC 2369: the
+        URLs stay as they are; a line may be up to 998 characters)."""
+        text = str(value)
+        if not text.isascii():
+            raise HeaderInjection(f"the {name} header must be ASCII: {text!r}")
+        return f"{name}: " + f",{self.linesep} ".join(text.split(", ")) + self.linesep
 
     def _checked(self, name, folded: str) -> str:
         body = folded[:-len(self.linesep)] if folded.endswith(self.linesep) else folded
@@ -81,10 +96,11 @@ def address(local: str, secret: str) -> str:
 def build(*, to: str, subject: str, text: str, message_id: str, moment: datetime,
           reply_to: str | None = None, game_id: str | None = None, seat: int | None = None,
           version: int | None = None, in_reply_to: str | None = None, unsubscribe: str | None = None,
-          auto: str = "auto-generated", unsubscribe_subject: str = "unsubscribe",
-          html: str | None = None) -> EmailMessage:
+          auto: str = "auto-generated", html: str | None = None) -> EmailMessage:
     """The whole mail. `text` is wrapped to 78 columns here (layout.py), for every kind of mail;
-    `html`, if given, becomes a text/html alternative after the unchanged plain part."""
+    `html`, if given, becomes a text/html alternative after the unchanged plain part. Every mail
+    offers one-click unsubscribing (one_click.py) with the key `unsubscribe`, or a fresh key that
+    stops the address."""
     message = EmailMessage(policy=SMTP_POLICY)
     message["From"] = setting("MAIL_FROM")
     message["To"] = to
@@ -106,8 +122,8 @@ def build(*, to: str, subject: str, text: str, message_id: str, moment: datetime
         message["X-Gin-Seat"] = str(seat)
     if version is not None:
         message["X-Gin-Version"] = str(version)
-    if unsubscribe:
-        message["List-Unsubscribe"] = f"<mailto:{unsubscribe}?subject={unsubscribe_subject}>"
+    for name, value in one_click.headers(unsubscribe or one_click.new_key(to, moment)).items():
+        message[name] = value
     # Tells vacation responders not to answer (and our own inbound side ignores such answers).
     message["Auto-Submitted"] = auto
     text = wrap_text(text)

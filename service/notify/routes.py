@@ -1,14 +1,18 @@
-"""A seat's own settings: how it is told about its game, and vacation days that pause its clock."""
+"""A seat's own settings: how it is told about its game, and vacation days that pause its clock;
+and the one-click unsubscribe every mail offers (RFC 8058)."""
 from __future__ import annotations
+
+import re
 
 from flask_smorest import Blueprint
 
+from ..core.errors import Problem
 from ..core.web import BEARER, ETAG_HEADER, bearer_token, etag_headers, problems
 from ..games import clocks, deadlines, store, table_clocks, views
 from ..games.contact_fields import ContactOutSchema
 from ..games.models import utcnow
-from . import contact_changes, contacts
-from .schemas import ContactSchema, VacationOutSchema, VacationSchema
+from . import contact_changes, contacts, one_click, unsubscribing
+from .schemas import ContactSchema, UnsubscribedSchema, VacationOutSchema, VacationSchema
 
 settings = Blueprint("notify", __name__, description="Contact settings, vacations")
 
@@ -71,3 +75,29 @@ def take_vacation(args, game_id):
                 "deadline": deadline.isoformat() if deadline else None}
     return body, 200, etag_headers(game.version)
 
+
+# Its own blueprint: a mail client's one-click POST carries a form body (RFC 8058), not JSON.
+unsubscribe = Blueprint("unsubscribe", __name__, description="One-click unsubscribing from mail (RFC 8058)")
+_KEY = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
+ONE_CLICK_BODY = {"required": False, "content": {"application/x-www-form-urlencoded": {"schema": {
+    "type": "object", "properties": {"List-Unsubscribe": {"type": "string", "enum": ["One-Click"]}}},
+    "example": {"List-Unsubscribe": "One-Click"}}}}
+
+
+@unsubscribe.route("/unsubscribe/<key>", methods=["POST"])
+@unsubscribe.doc(operationId="unsubscribeOneClick", requestBody=ONE_CLICK_BODY)
+@unsubscribe.response(200, UnsubscribedSchema)
+@problems(unsubscribe, "unknown-unsubscribe-key")
+def unsubscribe_one_click(key):
+    """The URL of a mail's List-Unsubscribe header: a mail client POSTs to it when its reader
+    presses unsubscribe (the body, `List-Unsubscribe=One-Click`, may be left out). The key in the
+    URL says what stops: the address gets no more mail from the service (every mail's key), or no
+    more daily digests (the digest's). Saying it twice is no error."""
+    if not _KEY.match(key):
+        raise Problem("unknown-unsubscribe-key", "no mail of this service carries that unsubscribe key")
+    with store.transaction():
+        done = unsubscribing.follow(key, deadlines.now())
+    if done is None:
+        raise Problem("unknown-unsubscribe-key", "no mail of this service carries that unsubscribe key "
+                      "(or it is older than the keys are kept: reply `stop` to a newer mail)")
+    return {"result": done, "one_click": one_click.POST_VALUE}

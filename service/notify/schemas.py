@@ -32,3 +32,11 @@ class VacationOutSchema(ma.Schema):
     on_vacation_until = f.String(required=True, allow_none=True)
     deadline = f.String(required=True, allow_none=True, metadata={"description": "The deadline of the seat to move (at a table: yours while you are to move, else the "
                                       "earliest at the table)"})
+
+
+class UnsubscribedSchema(ma.Schema):
+    result = f.String(required=True, validate=v.OneOf(("stopped", "digest-off")), metadata={
+        "description": "stopped: the address gets no mail from this service again; digest-off: no more "
+                       "daily digests to it"})
+    one_click = f.String(required=True, metadata={"description": "RFC 8058's List-Unsubscribe-Post value, "
+                                                                 "which this operation answers"})

@@ -4,9 +4,10 @@ A reply address's secret says which seat a reply is for; the sender says who wro
 mail may be forwarded, read over a shoulder or leaked, so the secret alone is not enough (as
 Discourse's reply-by-email also checks the sender against the user the reply key belongs to).
 
-Addresses compare as mail providers treat them (`same_address`): the domain and, in practice, the
-local part in any case, and a `+tag` subaddress is the same mailbox: `Ann+gin@Example.org` is
-`ann@example.org`. Both the `From` header and the envelope sender (SMTP `MAIL FROM`, when the
+Addresses compare as mail providers treat them (`same_address`, by addresses.normalised, the one
+key every cap and `stop` use): the domain and, in practice, the local part in any case, and a
+`+tag` subaddress is the same mailbox: `Ann+gin@Example.org` is `ann@example.org` (and, where
+Gmail documents it, `a.n.n@gmail.com` is `ann@gmail.com`). Both the `From` header and the envelope sender (SMTP `MAIL FROM`, when the
 listener or the MTA pipe passes it) must be the seat's address.
 
 `From` is only a claim, so with MAIL_REQUIRE_AUTH = dmarc or dkim the listener also requires the
@@ -19,6 +20,7 @@ import re
 from email.message import EmailMessage
 from email.utils import getaddresses
 
+from .addresses import normalised
 from .settings import setting
 
 AUTH_MODES = ("off", "dkim", "dmarc")
@@ -27,9 +29,8 @@ _COMMENT = re.compile(r"\([^()]*\)")
 
 
 def mailbox(address: str) -> str:
-    """The key two addresses are compared by: lower case, any +tag of the local part left out."""
-    local, at, domain = address.strip().lower().rpartition("@")
-    return f"{local.split('+', 1)[0]}@{domain}" if at else address.strip().lower()
+    """The key two addresses are compared by (addresses.normalised)."""
+    return normalised(address)
 
 
 def same_address(a: str | None, b: str | None) -> bool:

@@ -47,6 +47,7 @@ DEFAULTS = {
     "MAIL_AUTHSERV_ID": None,  # the authserv-id your MX writes in Authentication-Results
     "WRONG_SENDER_NOTICES_PER_HOUR": 1,  # to a seat's address, when someone else replied for it
     "INVITES_PER_SENDER_PER_DAY": 5,  # invitation mails asked by one player (or client) a day
+    "INVITES_PER_RECIPIENT_PER_DAY": 3,  # invitation mails to one address (its mailbox) a day, whoever asks
     "MAIL_HTML": True,  # game mails carry an HTML alternative part (the plain part unchanged)
 }
 _TYPES = {"SMTP_PORT": int, "SMTP_STARTTLS": bool, "SMTP_TIMEOUT": float, "WEBHOOK_TIMEOUT": float,
@@ -56,7 +57,8 @@ _TYPES = {"SMTP_PORT": int, "SMTP_STARTTLS": bool, "SMTP_TIMEOUT": float, "WEBHO
           "NOTIFY_KEEP_DAYS": float, "UNKNOWN_ANSWERS_PER_HOUR": int, "CONFIRM_MAILS_PER_GAME": int,
           "CONFIRM_MAILS_PER_ADDRESS": int, "CONFIRM_MAILS_PER_CLIENT": int}
 
-_TYPES.update({"WRONG_SENDER_NOTICES_PER_HOUR": int, "INVITES_PER_SENDER_PER_DAY": int, "MAIL_HTML": bool})
+_TYPES.update({"WRONG_SENDER_NOTICES_PER_HOUR": int, "INVITES_PER_SENDER_PER_DAY": int, "MAIL_HTML": bool,
+               "INVITES_PER_RECIPIENT_PER_DAY": int})
 _TYPES.update({"WEBHOOK_CONNECT_TIMEOUT": float, "WEBHOOK_CONCURRENCY": int, "WEBHOOK_BREAKER_FAILURES": int,
                "WEBHOOK_BREAKER_COOLDOWN_SECONDS": float, "WEBHOOK_MAX_PENDING_PER_SEAT": int})
 

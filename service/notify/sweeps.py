@@ -6,7 +6,6 @@ same reminder or digest twice, and a crash sends none rather than half.
 """
 from __future__ import annotations
 
-import secrets
 from collections import defaultdict
 from datetime import datetime, timedelta
 
@@ -15,11 +14,11 @@ from sqlalchemy import delete, exists, select, true, update
 from ..access.models import SeatLink
 from ..core.extensions import db
 from ..core.hooks import Registry
-from ..core.tokens import hash_secret
 from ..games import deadlines, table_clocks
 from ..games.models import Game, GameClock, SeatClock
 from ..games.store import load_match
-from . import confirm, dispatch, mail_text, message, outbox
+from . import confirm, dispatch, mail_text, message, one_click, outbox
+from .addresses import normalised
 from .consent import MailConfirmation
 from .contacts import contact_of
 from .models import Contact, InboundMail, MailToken, OutboxMessage
@@ -95,7 +94,8 @@ def sweep_clocks(moment: datetime | None = None) -> int:
 
 
 def sweep_digests(moment: datetime | None = None) -> int:
-    """One digest per address whose digest seats are a day (DIGEST_HOURS) past their last one."""
+    """One digest per address (its normalised key: `ann+x@` and `ann@` are one mailbox) whose
+    digest seats are a day (DIGEST_HOURS) past their last one."""
     moment = moment or deadlines.now()
     cutoff = moment - timedelta(hours=setting("DIGEST_HOURS"))
 
@@ -110,7 +110,7 @@ def sweep_digests(moment: datetime | None = None) -> int:
                                       Contact.digest_since == contact.digest_since)
                 .values(digest_since=moment).execution_options(synchronize_session=False))
             if taken.rowcount == 1:
-                by_address[contact.email.lower()].append(contact)
+                by_address[normalised(contact.email)].append(contact)  # one digest a mailbox
         sent = 0
         for address, contacts in by_address.items():
             sent += write_digest(contacts[0].email, contacts, moment)
@@ -136,15 +136,13 @@ def _write_digest(to: str, contacts: list[Contact], moment: datetime) -> int:
         scenes.append(dispatch.scene_for(game, match, contact.seat, moment))
     if not scenes:
         return 0
-    secret = secrets.token_urlsafe(18)
-    db.session.add(MailToken(token_hash=hash_secret(secret), purpose="unsubscribe", email=to, created_at=moment))
-    unsubscribe = message.address("unsubscribe", secret)
+    key = one_click.new_key(to, moment, one_click.DIGEST)  # its button turns digests off, no more
     my_turn = [s for s in scenes if s.my_turn]
     message_id = message.new_message_id(None, None, "digest")
     mail = message.build(
         to=to, subject=f"[Gin] Your daily digest: {len(my_turn)} of {len(scenes)} game(s) wait for you",
-        text=mail_text.digest_body(scenes, unsubscribe), message_id=message_id, moment=moment,
-        reply_to=my_turn[0].reply_address if len(scenes) == 1 and my_turn else None, unsubscribe=unsubscribe)
+        text=mail_text.digest_body(scenes, one_click.mailto_address(key)), message_id=message_id, moment=moment,
+        reply_to=my_turn[0].reply_address if len(scenes) == 1 and my_turn else None, unsubscribe=key)
     outbox.enqueue("mail", "digest", to, message.serialise(mail), message_id, moment=moment)
     return 1
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import email
 import email.policy
 import json
+import re
 import smtplib
 import threading
 import time
@@ -200,9 +201,10 @@ def confirm_addresses(app, *addresses: str) -> None:
     """Addresses whose owners confirmed them already (as in an earlier game): game mail goes to
     them at once. tests/notify/test_confirmation.py goes through the confirmation itself."""
     from service.core.extensions import db
+    from service.notify.addresses import normalised
     from service.notify.consent import MailAddress
     with app.app_context():
-        for address in {a.lower() for a in addresses if a}:
+        for address in {normalised(a) for a in addresses if a}:
             if db.session.get(MailAddress, address) is None:
                 db.session.add(MailAddress(address=address, confirmed_at=START))
         db.session.commit()
@@ -277,6 +279,22 @@ def reply(port: int, to: str, body: str, subject: str = "Re: your turn", sender:
     message.set_content(text)
     with smtplib.SMTP("127.0.0.1", port, timeout=10) as smtp:
         smtp.send_message(message)
+
+
+_ONE_CLICK = re.compile(r"^<(https?://[!-~]+/unsubscribe/([A-Za-z0-9_-]{43}))>, "
+                        r"<mailto:(unsubscribe\+\2@[A-Za-z0-9.-]+)\?subject=unsubscribe>$")
+
+
+def one_click(message) -> tuple[str, str]:
+    """A mail's unsubscribe (RFC 8058 with RFC 2369's mailto), as the email package read it
+    (email.policy.default: the Catcher parses each mail so): (the URL to POST to, the address to
+    mail). Asserts both headers' form."""
+    parsed = message
+    assert parsed["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click", parsed["List-Unsubscribe-Post"]
+    assert len(parsed.get_all("List-Unsubscribe")) == 1
+    found = _ONE_CLICK.match(str(parsed["List-Unsubscribe"]))
+    assert found, parsed["List-Unsubscribe"]
+    return found.group(1), found.group(3)
 
 
 def flat(body: str) -> str:

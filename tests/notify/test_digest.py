@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 
-from .conftest import DOMAIN, act, deliver, flat, start_game, text, view
+from .conftest import DOMAIN, act, deliver, flat, one_click, start_game, text, view
 
 ANN, BOB = "ann@example.org", "bob@example.org"
 
@@ -24,8 +24,7 @@ def test_one_digest_a_day_over_all_games_then_unsubscribe(nclient, notify_app, m
     [digest] = mail_server.catcher.to(ANN)
     body = text(digest)
     assert digest["Subject"].startswith("[Gin] Your daily digest: 2 of 2 game(s) wait for you")
-    unsubscribe = re.fullmatch(rf"<mailto:(unsubscribe\+[A-Za-z0-9_-]+@{DOMAIN})\?subject=unsubscribe>",
-                               digest["List-Unsubscribe"].strip()).group(1)
+    _, unsubscribe = one_click(digest)
     for game in games:
         seen = view(nclient, game, 0)
         assert f"[Gin {game['id'][:8]}] Ann v Bob" in body

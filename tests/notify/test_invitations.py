@@ -7,7 +7,7 @@ import re
 
 from tests.api.helpers import stored_game
 
-from .conftest import (DOMAIN, confirm_addresses, deliver, flat, outbox_rows, reply, reply_address,
+from .conftest import (DOMAIN, confirm_addresses, deliver, flat, one_click, outbox_rows, reply, reply_address,
                        start_game, text)
 from .test_inbound import command_from
 from .test_mail_reading import check_lines
@@ -24,7 +24,7 @@ def seat_names(app, game_id) -> list:
 
 
 def invitation_to(catcher, address):
-    mails = [m for m in catcher.to(address) if "invites you to Gin Rummy" in m["Subject"]]
+    mails = [m for m in catcher.to(address) if m["Subject"] == "[Gin] An invitation to play Gin Rummy by mail"]
     return mails[-1] if mails else None
 
 
@@ -49,12 +49,13 @@ def test_a_game_started_by_mail_and_joined_by_reply_is_played_by_mail_to_its_fir
     invitation = invitation_to(catcher, BOB)
     body = flat(text(invitation))
     game_id = invitation["X-Gin-Game"]
-    assert invitation["Subject"] == f"[Gin {game_id[:8]}] Ann invites you to Gin Rummy"
-    assert "Ann invites you to a game of Gin Rummy" in body and "oklahoma Gin Rummy" in body
+    assert invitation["Subject"] == "[Gin] An invitation to play Gin Rummy by mail"
+    assert 'invites you to a game of Gin Rummy' in body and 'their own words, not checked by the service): "Ann"' in body
+    assert "oklahoma Gin Rummy" in body
     assert "first to 150 points" in body and "join Bob" in body
     assert re.search(rf"http://gin\.test/join/{re.escape(game_id)}#invite=[A-Za-z0-9_-]{{32}}", body)
     assert re.fullmatch(rf"join\+[A-Za-z0-9_-]{{32}}@{DOMAIN}", reply_address(invitation))
-    assert invitation["List-Unsubscribe"].strip() == f"<mailto:{reply_address(invitation)}?subject=stop>"
+    one_click(invitation)
     assert "the invitation went to bob@example.org" in flat(text(catcher.to(ANN)[-1]))
     check_lines(invitation)
 

@@ -15,7 +15,8 @@ from .conftest import DOMAIN, START, act, confirm_addresses, deliver, outbox_row
 
 HEADERS = {"From", "To", "Subject", "Date", "Message-ID", "Reply-To", "In-Reply-To", "References",
            "X-Gin-Game", "X-Gin-Seat", "X-Gin-Version", "Auto-Submitted", "Content-Type",
-           "Content-Transfer-Encoding", "MIME-Version", "List-Unsubscribe"}
+           "Content-Transfer-Encoding", "MIME-Version", "List-Unsubscribe",
+           "List-Unsubscribe-Post"}
 NASTY = ["=?l1?q?=0AReply-To:m@evil.test=0A=0A?=", "=?utf-8?b?DQpCY2M6IHhAZXZpbC50ZXN0?=", "a\r\nBcc: x@evil.test",
          "Zoë", "名前", "\u2028x", "x\u202ey", "=?", "?=", "a=?b", "\x00", " ", "<x@y>", "\"q\"", "a,b", "a;b"]
 names = st.one_of(st.text(min_size=1, max_size=40), st.sampled_from(NASTY),

@@ -80,7 +80,8 @@ def test_a_played_hand_mails_only_the_service_headers(nclient, notify_app, mail_
     for _, mail in mail_server.catcher.messages:
         assert set(mail.keys()) <= {"From", "To", "Subject", "Date", "Message-ID", "Reply-To", "In-Reply-To",
                                     "References", "X-Gin-Game", "X-Gin-Seat", "X-Gin-Version", "Auto-Submitted",
-                                    "Content-Type", "Content-Transfer-Encoding", "MIME-Version"}
+                                    "Content-Type", "Content-Transfer-Encoding", "MIME-Version",
+                                    "List-Unsubscribe", "List-Unsubscribe-Post"}
         assert mail["Reply-To"].endswith(f"@{DOMAIN}")
 
 

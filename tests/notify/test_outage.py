@@ -178,7 +178,7 @@ def test_old_delivered_rows_and_secrets_are_forgotten_pending_ones_kept(nclient,
     from service.core.extensions import db
     from service.notify.models import MailToken
     with notify_app.app_context():
-        assert db.session.query(MailToken).count() == 3  # reply secrets live twice as long
+        assert db.session.query(MailToken).count() == 6  # reply secrets and unsubscribe keys live twice as long
     clock.advance(days=15)
     deliver(notify_app)
     with notify_app.app_context():

@@ -140,7 +140,7 @@ def test_a_stopped_address_or_the_days_cap_refuses_the_whole_table(nclient, noti
     assert games_count(notify_app) == before + 1
     assert mail_server.catcher.to("eve@example.org") == [] and mail_server.catcher.to("fay@example.org") == []
     assert len(mail_server.catcher.messages) == mails + 2
-    assert len([m for m in mail_server.catcher.to(EMAILS[3]) if "invites you" in m["Subject"]]) == 1
+    assert len([m for m in mail_server.catcher.to(EMAILS[3]) if "invitation" in m["Subject"]]) == 1
 
 
 def test_a_mail_to_new_naming_two_addresses_starts_a_table_of_three(nclient, notify_app, mail_server, listener):
