@@ -6,14 +6,13 @@ commands and hooks, in the order their hooks must run (docs/architecture.md).
 """
 from __future__ import annotations
 
-import logging
 import os
 
 from flask import request
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from .. import access, admin, games, notify, players, series, site
-from ..core import config, database
+from ..core import config, database, logs, metrics
 from ..core.errors import Problem, register_codes
 from ..core.extensions import api, db, migrate
 from ..core.fastjson import deserialize, serialize
@@ -24,11 +23,13 @@ from ..notify.codes import MAIL_CODES
 from ..players.codes import PLAYER_CODES
 from ..series.codes import SERIES_CODES
 from . import spec
-from .meta import meta
+from .meta import document_metrics, meta
 
 # Every feature's problem codes, in the catalogue before any route documents them.
 register_codes(engine=CLOCK_CODES)  # claim_timeout and vacations, raised as the engine's IllegalAction
 register_codes({**MAIL_CODES, **PLAYER_CODES, **SERIES_CODES, **REPLAY_CODES})
+# Answered on a database not migrated yet: the docs, and what an operator reads to find it out.
+UNCHECKED_ENDPOINTS = (None, "service.docs", "service.openapi_yaml", "service.ready", metrics.ENDPOINT)
 
 
 def create_app(config_overrides: dict | None = None):
@@ -44,6 +45,9 @@ def create_app(config_overrides: dict | None = None):
     if app.config["TRUSTED_PROXIES"]:
         hops = app.config["TRUSTED_PROXIES"]
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)
+    # First, so that their after_request hooks run last, on the answer really sent.
+    logs.configure(app)  # JSON lines (LOG_FORMAT), a request id and a line per request
+    metrics.init_app(app)  # /metrics (METRICS_*); see core/metrics.py
 
     db.init_app(app)  # every feature's tables are in its one metadata (each package's models module)
     migrations = app.config.get("MIGRATIONS_DIRECTORY") or database.default_migrations_directory()
@@ -53,6 +57,7 @@ def create_app(config_overrides: dict | None = None):
             database.configure_sqlite(db.engine, app.config["SQLITE_BUSY_TIMEOUT"])
         elif db.engine.dialect.name == "postgresql":
             database.configure_postgresql(db.engine)
+        metrics.watch_pool(app, db.engine)
 
     api.register_components = spec.register  # the unions and views every feature's schemas name
     api.init_app(app)
@@ -61,6 +66,7 @@ def create_app(config_overrides: dict | None = None):
     # webhooks, then players' streams (a `your_turn` shows the new deadline), then series'.
     games.init_app(app)  # games of 2 to 8 seats: create, join, moves, views, history, streams
     api.register_blueprint(meta)  # health, /docs, /openapi.yaml
+    document_metrics(api.spec)  # (served by core/metrics.py at METRICS_PATH)
     notify.init_app(app)  # contact and vacation routes, the `flask notify` commands
     access.init_app(app)  # invitations, mail links, a seat's tokens
     players.init_app(app)  # accounts, challenges, rematches, watch links, /me/stream
@@ -70,11 +76,12 @@ def create_app(config_overrides: dict | None = None):
     init_limits(app)  # RATELIMIT_* settings; see core/limits.py
 
     expected_heads = database.migration_heads(migrations) if os.path.isdir(migrations) else set()
+    app.extensions["gin_migration_heads"] = expected_heads  # /ready compares the database's with them
     schema_checked = []  # becomes [True] once the database is found at the code's migration head
 
     @app.before_request
     def refuse_unmigrated_database():
-        if schema_checked or request.endpoint in (None, "service.docs", "service.openapi_yaml") or \
+        if schema_checked or request.endpoint in UNCHECKED_ENDPOINTS or \
                 (request.endpoint or "").startswith("api-docs."):
             return
         problem = database.schema_problem(expected_heads)
@@ -83,7 +90,4 @@ def create_app(config_overrides: dict | None = None):
             raise Problem("database-not-migrated", "the database is not migrated to this version of the "
                                                    "service: run `flask --app service db upgrade`")
         schema_checked.append(True)
-
-    if not app.debug and not app.testing:
-        logging.basicConfig(level=logging.INFO)
     return app

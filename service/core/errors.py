@@ -44,6 +44,7 @@ SERVICE_CODES = {
     "malformed-json": (400, "the body is not valid JSON"),
     "bad-request": (400, "the request is malformed in some other way"),
     "invalid-token": (401, "the bearer token is missing, or does not open a seat of this game"),
+    "metrics-forbidden": (403, "the metrics answer only a loopback client or the bearer token METRICS_TOKEN"),
     "not-found": (404, "no such path"),
     "method-not-allowed": (405, "the path does not take this method (see the Allow header)"),
     "game-not-started": (409, "the game waits for its second player"),
@@ -66,6 +67,8 @@ SERVICE_CODES = {
     "internal-error": (500, "the server failed; the details are in its log, never in the answer"),
     "database-unavailable": (503, "the database cannot be reached or stayed locked"),
     "database-not-migrated": (503, "the database schema is behind the code: run flask db upgrade"),
+    "not-ready": (503, "this process should take no traffic yet: `failing` names what is wrong (database, "
+                       "schema, wake-up listener)"),
 }
 # Raised by the engine used as a library only, never in answer to a request (no route takes a
 # defender's own layoffs; a seat always comes from the token), so not part of the API's catalogue.
@@ -116,6 +119,8 @@ class ProblemSchema(ma.Schema):
     instance = f.String(required=True, **doc("The request path", example="/games/x1y2/actions"))
     errors = f.Dict(**doc("validation-error only: the offending fields and their messages"))
     option = f.String(**doc("invalid-option only: the rules option that was refused", example="knock_limt"))
+    failing = f.Dict(keys=f.String(), values=f.String(),
+                     **doc("not-ready only: each failing check (database, schema, wakeup) and what is wrong"))
 
 
 def _problem_codes() -> list[str]:

@@ -53,7 +53,7 @@ DEFAULTS = {
     "RATELIMIT_KEY_PREFIX": "gin",
     "RATELIMIT_STRATEGY": "fixed-window",  # or moving-window: exact, at more storage per key
 }
-UNLIMITED_ENDPOINTS = {"service.health"}  # load balancers' probes must never be turned away
+UNLIMITED_ENDPOINTS = {"service.health", "service.ready"}  # load balancers' probes: never turned away
 HEADERS = ("RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset")
 
 

@@ -12,6 +12,14 @@ the socket within READ_TIMEOUT seconds, and a request whose header is too large 
 document (431), not gunicorn's HTML page. In front of this, a reverse proxy that buffers
 requests (nginx's default) is still recommended: see the README's security section.
 
+Metrics: every worker counts into files under PROMETHEUS_MULTIPROC_DIR (a new temporary
+directory when it is not set, made here, in the master, before any worker imports
+prometheus_client), and a worker that exits is marked dead (child_exit): service/core/metrics.py.
+
+Logs: gunicorn's error log is JSON lines as the service's are (LOG_FORMAT=plain: text); gunicorn's
+access log stays off, as by default (`--access-logfile` turns it on, in JSON too): the service logs
+one line per request itself, with its request id, route and game (service/core/logs.py).
+
 Other settings come from the command line (`--workers`, `--bind`), as in the Procfile.
 """
 from __future__ import annotations
@@ -19,11 +27,15 @@ from __future__ import annotations
 import json
 import os
 import resource
+import shutil
+import tempfile
 
-from gunicorn import util
+from gunicorn import glogging, util
 from gunicorn.http import wsgi
 from gunicorn.http.errors import LimitRequestHeaders, LimitRequestLine
 from gunicorn.workers.ggevent import GeventWorker
+
+from .logs import JsonLines
 
 READ_TIMEOUT = float(os.environ.get("READ_TIMEOUT", "30"))
 
@@ -32,6 +44,34 @@ worker_connections = int(os.environ.get("WORKER_CONNECTIONS", "10000"))  # per w
 keepalive = int(os.environ.get("KEEPALIVE", "5"))  # also the deadline for a request's head
 graceful_timeout = 10
 timeout = 30  # a worker silent this long is restarted (gevent workers heartbeat from their hub)
+
+_MADE_METRICS_DIR = None
+if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):  # inherited by the workers this master forks
+    _MADE_METRICS_DIR = os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="gin-metrics-")
+
+logger_class = "service.core.server.Logger"
+
+
+class Logger(glogging.Logger):
+    """gunicorn's logger, writing JSON lines as the service does (LOG_FORMAT=plain: gunicorn's text).
+    Its access log stays as configured: off by default, the service logging each request itself."""
+
+    def setup(self, cfg):
+        super().setup(cfg)
+        if os.environ.get("LOG_FORMAT", "json") != "plain":
+            for handler in (*self.error_log.handlers, *self.access_log.handlers):
+                handler.setFormatter(JsonLines())
+
+
+def child_exit(server, worker):
+    """A worker's live gauges (waiting clients, pool in use) end with it; its counts stay."""
+    from prometheus_client import multiprocess
+    multiprocess.mark_process_dead(worker.pid)
+
+
+def on_exit(server):
+    if _MADE_METRICS_DIR:  # ours, so nobody else counts into it
+        shutil.rmtree(_MADE_METRICS_DIR, ignore_errors=True)
 
 
 def on_starting(server):

@@ -34,7 +34,7 @@ import time
 import uuid
 import weakref
 from collections import defaultdict
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 
 from sqlalchemy import bindparam, event, func, literal_column, text
 from sqlalchemy.orm import Session
@@ -171,6 +171,7 @@ class Hub:
         self.transport = "redis" if redis_url else self.dialect
         self.fallback_seconds = fallback_seconds or FALLBACK_SECONDS.get(self.dialect, 1.0)
         self.closing = False
+        self.listening = threading.Event()  # set while this process hears other processes' wake-ups
         self._waiters: dict[str, set[Waiter]] = defaultdict(set)
         self._lock = threading.Lock()
         self._started_in: int | None = None  # the pid that started the threads (gunicorn forks)
@@ -204,6 +205,10 @@ class Hub:
         for waiter in waiters:
             if version is None or waiter.version != version:
                 waiter.wake()
+
+    def ready(self, timeout: float = 2.0) -> bool:  # /ready: other processes' wake-ups reach this one
+        self._start()  # SQLite: its socket is bound by now; PostgreSQL, Redis: listening within `timeout`
+        return not self.closing and (self.transport == "sqlite" or self.listening.wait(timeout))
 
     def close(self) -> None:
         """The process is stopping: every waiter answers now (streams end, long-polls return)."""
@@ -275,12 +280,14 @@ class Hub:
             try:
                 with psycopg.connect(dsn, autocommit=True) as connection:
                     connection.execute("LISTEN " + CHANNEL)
+                    self.listening.set()
                     self._wake_all()  # changes made while not listening are not lost: look again
                     pause = 0.1
                     while not self.closing:
                         for notify in connection.notifies(timeout=5.0):
                             self.wake(*_parse(notify.payload))
             except Exception as exc:  # noqa: BLE001 - a dropped connection: listen again
+                self.listening.clear()
                 log.warning("wake-up listener lost its connection (%s); reconnecting", exc)
                 time.sleep(pause)
                 pause = min(pause * 2, 5.0)
@@ -292,6 +299,7 @@ class Hub:
             try:
                 pubsub = redis.Redis.from_url(self.redis_url).pubsub(ignore_subscribe_messages=True)
                 pubsub.subscribe(CHANNEL)
+                self.listening.set()
                 self._wake_all()
                 pause = 0.1
                 while not self.closing:
@@ -299,6 +307,7 @@ class Hub:
                     if message and isinstance(message.get("data"), bytes):
                         self.wake(*_parse(message["data"].decode("ascii", "replace")))
             except redis.RedisError as exc:
+                self.listening.clear()
                 log.warning("wake-up listener lost Redis (%s); reconnecting", exc)
                 time.sleep(pause)
                 pause = min(pause * 2, 5.0)
@@ -358,10 +367,8 @@ def _socket_directory(url) -> str | None:
 
 
 def _unlink(path: str) -> None:
-    try:
+    with suppress(OSError):
         os.unlink(path)
-    except OSError:
-        pass
 
 
 _HUBS: dict[str, Hub] = {}

@@ -24,9 +24,20 @@ def init_app(app) -> None:
     """Register the games' routes and the wake-up's fallback read of games' versions."""
     from sqlalchemy import bindparam, select
 
-    from ..core import wakeup
+    from ..core import metrics, wakeup
     from ..core.extensions import api
     from .models import Game
     from .routes import games
     api.register_blueprint(games)
     wakeup.watch_versions("game:", select(Game.id, Game.version).where(Game.id.in_(bindparam("ids", expanding=True))))
+    metrics.scraped.register(("gin_games_active", "Games being played (every seat taken, not finished)",
+                              active_games))
+
+
+def active_games() -> int:
+    from sqlalchemy import func, select
+
+    from ..core.extensions import db
+    from .models import Game
+    from .store import ACTIVE
+    return db.session.scalar(select(func.count()).select_from(Game).where(Game.status == ACTIVE))

@@ -32,7 +32,7 @@ from contextlib import contextmanager
 
 from flask import current_app
 
-from ..core import database, driver_sql, wakeup
+from ..core import database, driver_sql, metrics, wakeup
 from ..core.errors import Problem
 from ..core.extensions import db
 from ..rules import action_from_dict
@@ -90,7 +90,9 @@ def play(connection, row, body) -> tuple[int, dict, str]:
         events = clocks.claim_timeout(row.id, match, row.seat, moment)
     else:
         events = match.apply(row.seat, action_from_dict(body))
-    return record(connection, row, match, row.seat, body, events, moment)
+    recorded = record(connection, row, match, row.seat, body, events, moment)
+    metrics.move(body.get("type", "unknown"))
+    return recorded
 
 
 def record(connection, row, match, actor: int | None, action, events: list[dict], moment) -> tuple[int, dict, str]:

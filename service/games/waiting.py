@@ -17,6 +17,7 @@ import time
 from flask import request
 from sqlalchemy import bindparam, select
 
+from ..core import metrics
 from ..core.database import READ_ONLY
 from ..core.errors import Problem
 from ..core.extensions import db
@@ -54,7 +55,7 @@ def wait_for_view(game_id: str, token: str, version: int, seconds: float) -> tup
     give_up = time.monotonic() + min(seconds, MAX_WAIT)
     slot = take_game_slot(game_id)
     try:
-        with slot.waiting(version) as waiter:
+        with metrics.waiting("long-poll"), slot.waiting(version) as waiter:
             db.session.rollback()  # no transaction, no pooled connection held while waiting
             # Read after watching, so no change slips in between; a wake-up may be spurious (a
             # listener reconnecting wakes everyone), so look again before answering.
@@ -94,7 +95,7 @@ def stream(game_id: str, token: str, version: int, view_text: str, last_seen: in
     STREAM_MAX_SECONDS, when the server stops (the client reconnects with Last-Event-ID), when the
     client leaves, or when the token's newer wait takes `slot`'s place."""
     keepalive, ends = setting("STREAM_KEEPALIVE_SECONDS"), time.monotonic() + setting("STREAM_MAX_SECONDS")
-    with slot.waiting(version) as waiter:
+    with metrics.waiting("stream"), slot.waiting(version) as waiter:
         if current_version(game_id) != version:  # moved before we watched: read it at once
             waiter.wake()
         yield "retry: 2000\n\n"  # EventSource: reconnect after 2 s

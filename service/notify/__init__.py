@@ -18,6 +18,7 @@ from __future__ import annotations
 
 def init_app(app) -> None:
     """Register the notify routes, CLI and hooks on the app (called by create_app)."""
+    from ..core import metrics
     from ..core.extensions import api
     from ..games import changes
     from . import contact_changes, dispatch
@@ -28,3 +29,14 @@ def init_app(app) -> None:
     app.cli.add_command(notify_cli)
     changes.on_change(dispatch.after_change, wanted=dispatch.anyone_to_tell)  # the outbox's mails and webhooks
     changes.seat_taken.register(contact_changes.seat_taken)  # contact settings and invitations given with the seat
+    metrics.scraped.register(("gin_outbox_pending", "Outbox rows (mail, webhooks) waiting for delivery",
+                              pending_in_outbox))
+
+
+def pending_in_outbox() -> int:
+    from sqlalchemy import func, select
+
+    from ..core.extensions import db
+    from .models import OutboxMessage
+    from .outbox import PENDING
+    return db.session.scalar(select(func.count()).select_from(OutboxMessage).where(OutboxMessage.status == PENDING))

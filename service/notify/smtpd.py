@@ -17,6 +17,7 @@ import re
 
 from aiosmtpd.controller import Controller
 
+from ..core import metrics
 from .inbound import _LOCAL, receive
 from .invitations import NEW_LOCAL
 from .message import domain
@@ -68,8 +69,10 @@ class InboundHandler:
             return f"554 5.6.0 message refused: {exc}"
         except Exception:  # noqa: BLE001 - tell the sender to retry rather than lose the move
             log.exception("inbound mail could not be handled; answered 451")
+            metrics.mail_received("failed")
             return "451 4.3.0 temporary failure, please try again later"
         log.info("inbound mail: %s (%s)", outcome.status, outcome.detail)
+        metrics.mail_received(outcome.status)
         return "250 2.0.0 accepted: " + outcome.status
 
     def _receive(self, raw: bytes, recipients: list[str], envelope_sender: str | None):

@@ -27,7 +27,7 @@ from concurrent.futures import ThreadPoolExecutor, wait
 
 from flask import current_app
 
-from ..core import wakeup
+from ..core import metrics, wakeup
 from ..core.extensions import db
 from ..games import deadlines
 from . import outbox, sweeps, webhooks
@@ -143,6 +143,7 @@ class Worker:
         else:
             log.error("outbox %s (%s %s) attempt %d raised", row.id, row.channel, row.kind,
                       row.attempts + 1, exc_info=exc)
+        metrics.outbox_failed(row.channel)
         try:
             outbox.mark_failed(row, self.name, reason, permanent=permanent,
                                not_before=getattr(exc, "not_before", None))

@@ -10,6 +10,7 @@ import time
 
 from sqlalchemy import bindparam, select
 
+from ..core import metrics
 from ..core.database import READ_ONLY
 from ..core.extensions import db
 from ..core.wakeup import hub, player_key
@@ -37,7 +38,7 @@ def stream(player_id: int, token_hash: str, after: int, slot: Slot):
     revoked or the player suspended (the client reconnects with Last-Event-ID and its new token),
     when the client leaves, or when the token's newer stream takes `slot`'s place."""
     keepalive, ends = setting("STREAM_KEEPALIVE_SECONDS"), time.monotonic() + setting("STREAM_MAX_SECONDS")
-    with slot.waiting(after) as waiter:
+    with metrics.waiting("player-stream"), slot.waiting(after) as waiter:
         waiter.wake()  # read once at once: events may have come before we watched
         yield ": connected\n\n"  # headers and a first line at once: the client knows it is listening
         while not hub().closing and time.monotonic() < ends:

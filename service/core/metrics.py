@@ -1,0 +1,183 @@
+"""Prometheus metrics at METRICS_PATH (/metrics), in the Prometheus text format.
+
+Under gunicorn every worker is a process of its own: prometheus_client's multiprocess mode keeps
+each process's values in files under PROMETHEUS_MULTIPROC_DIR (service/core/server.py makes one
+when it is not set, before any worker imports this module), and a scrape, answered by any one
+worker, sums them all; a worker that exits is marked dead (server.py's child_exit), so its gauges
+drop out while its counts stay. Without PROMETHEUS_MULTIPROC_DIR (the Flask test client, `flask
+run`) the values are this process's alone. The notify worker and the SMTP listener count into the
+same directory when the Procfile's processes share PROMETHEUS_MULTIPROC_DIR (docs/configuration.md).
+
+Counted where it happens: requests here (route = the URL rule, never the raw path), moves in
+games.moves.play, waiting clients in games.waiting, outbox failures in notify.worker, inbound mail
+in notify.smtpd. Gauges that are facts in the database (games active, outbox pending) are read
+at scrape time, by functions the features register with `scraped`.
+
+The answer is given only to a loopback client or to `Authorization: Bearer <METRICS_TOKEN>`; the
+client address is the one limits.client_address reads (X-Forwarded-For behind TRUSTED_PROXIES).
+"""
+from __future__ import annotations
+
+import hmac
+import ipaddress
+import logging
+import os
+import time
+
+from flask import Response, current_app, g, request
+from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, Counter, Gauge, Histogram, \
+    generate_latest, multiprocess
+from prometheus_client.core import GaugeMetricFamily
+from sqlalchemy import event
+from sqlalchemy.exc import SQLAlchemyError
+
+from . import settings
+from .database import begin_read_only
+from .errors import problem_response
+from .extensions import db
+from .hooks import Registry
+from .limits import UNLIMITED_ENDPOINTS, client_address
+
+log = logging.getLogger(__name__)
+settings.register({"METRICS_ENABLED": True, "METRICS_PATH": "/metrics", "METRICS_TOKEN": ""},
+                  {"METRICS_ENABLED": bool})
+ENDPOINT = "metrics"
+UNLIMITED_ENDPOINTS.add(ENDPOINT)  # a scraper must never be turned away by the rate limits
+METHODS = {"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"}
+UNMATCHED = "(unmatched)"  # a path no route takes: one label, whatever was asked
+
+HTTP_REQUESTS = Counter("gin_http_requests", "HTTP requests answered, by URL rule, method and status",
+                        ["route", "method", "status"])
+HTTP_SECONDS = Histogram("gin_http_request_seconds", "Time to answer a request (a stream: to its first byte), "
+                         "by URL rule", ["route"],
+                         buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10, 30, 60))
+MOVES = Counter("gin_moves", "Moves recorded, by HTTP or by mail, by kind (draw, discard, knock ...)", ["kind"])
+WAITING = Gauge("gin_waiting_clients", "Requests waiting for a change: long-polls and streams",
+                ["kind"], multiprocess_mode="livesum")
+OUTBOX_FAILURES = Counter("gin_outbox_failures", "Failed delivery attempts of the outbox, by channel",
+                          ["channel"])
+MAIL_INBOUND = Counter("gin_mail_inbound", "Mail received by the SMTP listener, by outcome", ["outcome"])
+DB_POOL = Gauge("gin_db_pool_in_use", "Database connections checked out of the pool",
+                multiprocess_mode="livesum")
+
+scraped = Registry("""(name, help, function): a gauge read when scraped, function() -> a number
+(games.init_app: gin_games_active; notify.init_app: gin_outbox_pending).""")
+
+
+def init_app(app) -> None:
+    """Count every request and serve the metrics, unless METRICS_ENABLED is false. Registered
+    before every other after_request hook so that it runs last, on the status really sent."""
+    with app.app_context():
+        enabled, path = settings.setting("METRICS_ENABLED"), settings.setting("METRICS_PATH")
+    app.extensions["gin_metrics"] = enabled
+    if not enabled:
+        return
+    app.before_request(_started)
+    app.after_request(_count_request)
+    app.add_url_rule(path, ENDPOINT, serve, methods=["GET"])
+
+
+def enabled() -> bool:
+    return current_app.extensions.get("gin_metrics", False)
+
+
+def watch_pool(app, engine) -> None:
+    """gin_db_pool_in_use follows the pool: set at every checkout and checkin."""
+    pool = engine.pool
+    if not app.extensions.get("gin_metrics") or not hasattr(pool, "checkedout"):
+        return
+    # A checkin is announced before the connection is back in the pool: it still counts then.
+    event.listen(engine, "checkout", lambda *_: DB_POOL.set(pool.checkedout()))
+    event.listen(engine, "checkin", lambda *_: DB_POOL.set(max(pool.checkedout() - 1, 0)))
+
+
+def move(kind: str) -> None:
+    if enabled():
+        MOVES.labels(kind).inc()
+
+
+class waiting:
+    """`with waiting("long-poll"):` counts a waiting request while it waits."""
+
+    def __init__(self, kind: str):
+        self.gauge = WAITING.labels(kind) if enabled() else None
+
+    def __enter__(self):
+        if self.gauge is not None:
+            self.gauge.inc()
+
+    def __exit__(self, *exc):
+        if self.gauge is not None:
+            self.gauge.dec()
+
+
+def outbox_failed(channel: str) -> None:
+    OUTBOX_FAILURES.labels(channel).inc()  # (the notify worker: no request, no per-app switch)
+
+
+def mail_received(outcome: str) -> None:
+    MAIL_INBOUND.labels(outcome).inc()
+
+
+def _started() -> None:
+    g.metrics_started = time.perf_counter()
+
+
+def _count_request(response):
+    rule = request.url_rule
+    route = rule.rule if rule is not None else UNMATCHED
+    method = request.method if request.method in METHODS else "OTHER"
+    HTTP_REQUESTS.labels(route, method, str(response.status_code)).inc()
+    started = g.get("metrics_started")
+    if started is not None:
+        HTTP_SECONDS.labels(route).observe(time.perf_counter() - started)
+    return response
+
+
+def serve():
+    if not _allowed():
+        return problem_response(403, "metrics-forbidden", "the metrics answer only a loopback client or "
+                                                          "the bearer token in METRICS_TOKEN")
+    registry = CollectorRegistry(auto_describe=False)
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        multiprocess.MultiProcessCollector(registry)
+    else:
+        registry.register(_ThisProcess())
+    registry.register(_Scraped())
+    return Response(generate_latest(registry), mimetype=CONTENT_TYPE_LATEST)
+
+
+def _allowed() -> bool:
+    token = settings.setting("METRICS_TOKEN")
+    if token:
+        scheme, _, given = request.headers.get("Authorization", "").partition(" ")
+        if scheme.lower() == "bearer" and hmac.compare_digest(given.strip().encode(), token.encode()):
+            return True
+    try:
+        return ipaddress.ip_address(client_address()).is_loopback
+    except ValueError:
+        return False
+
+
+class _ThisProcess:
+    """The default registry's gin_ metrics (not the process and platform collectors')."""
+
+    def collect(self):
+        return [family for family in REGISTRY.collect() if family.name.startswith("gin_")]
+
+
+class _Scraped:
+    """The gauges read from the database when scraped, in a read-only transaction; one that cannot
+    be read (the database away) is left out, and the counts are still served."""
+
+    def collect(self):
+        for name, documentation, read in scraped():
+            try:
+                begin_read_only()
+                value = read()
+            except SQLAlchemyError as exc:
+                log.warning("metrics: %s not read (%s)", name, type(exc).__name__)
+                continue
+            finally:
+                db.session.rollback()
+            yield GaugeMetricFamily(name, documentation, value=value)
