@@ -10,6 +10,7 @@
     wakeup.py                  waking waiters on every process, on any host
     hangup.py                  noticing at once that a waiting client closed its connection
     limits.py, server.py       rate limits; the gunicorn worker
+    metrics.py, logs.py        Prometheus metrics at /metrics; JSON log lines and the request id
     hooks.py                   Registry, the extension points features offer each other
 
 It imports the engine (service.rules) and libraries only.

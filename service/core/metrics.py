@@ -22,13 +22,14 @@ import hmac
 import ipaddress
 import logging
 import os
+import threading
 import time
+import weakref
 
 from flask import Response, current_app, g, request
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, Counter, Gauge, Histogram, \
     generate_latest, multiprocess
 from prometheus_client.core import GaugeMetricFamily
-from sqlalchemy import event
 from sqlalchemy.exc import SQLAlchemyError
 
 from . import settings
@@ -82,25 +83,45 @@ def enabled() -> bool:
 
 
 def watch_pool(app, engine) -> None:
-    """gin_db_pool_in_use follows the pool: set at every checkout and checkin."""
-    pool = engine.pool
-    if not app.extensions.get("gin_metrics") or not hasattr(pool, "checkedout"):
-        return
-    # A checkin is announced before the connection is back in the pool: it still counts then.
-    event.listen(engine, "checkout", lambda *_: DB_POOL.set(pool.checkedout()))
-    event.listen(engine, "checkin", lambda *_: DB_POOL.set(max(pool.checkedout() - 1, 0)))
+    """gin_db_pool_in_use: this process's pools, sampled every POOL_SAMPLE_SECONDS by a thread of
+    its own (a greenlet under gevent), not at every checkout: a move checks out two or three times."""
+    if app.extensions.get("gin_metrics") and hasattr(engine.pool, "checkedout"):
+        _POOLS.add(engine.pool)
+
+
+POOL_SAMPLE_SECONDS = 1.0
+_POOLS: weakref.WeakSet = weakref.WeakSet()
+_sampling_in: list = [None]  # the pid whose sampler runs (gunicorn forks after the app is made)
+
+
+def _sample_pools() -> None:
+    while True:
+        DB_POOL.set(sum(pool.checkedout() for pool in list(_POOLS)))
+        time.sleep(POOL_SAMPLE_SECONDS)
+
+
+def _child(metric, *labels):
+    """metric.labels(*labels), kept: labels() checks and locks on every call, a dict look-up does not."""
+    try:
+        return _CHILDREN[(metric, labels)]
+    except KeyError:
+        made = _CHILDREN[(metric, labels)] = metric.labels(*labels)
+        return made
+
+
+_CHILDREN: dict = {}
 
 
 def move(kind: str) -> None:
     if enabled():
-        MOVES.labels(kind).inc()
+        _child(MOVES, kind).inc()
 
 
 class waiting:
     """`with waiting("long-poll"):` counts a waiting request while it waits."""
 
     def __init__(self, kind: str):
-        self.gauge = WAITING.labels(kind) if enabled() else None
+        self.gauge = _child(WAITING, kind) if enabled() else None
 
     def __enter__(self):
         if self.gauge is not None:
@@ -112,25 +133,28 @@ class waiting:
 
 
 def outbox_failed(channel: str) -> None:
-    OUTBOX_FAILURES.labels(channel).inc()  # (the notify worker: no request, no per-app switch)
+    _child(OUTBOX_FAILURES, channel).inc()  # (the notify worker: no request, no per-app switch)
 
 
 def mail_received(outcome: str) -> None:
-    MAIL_INBOUND.labels(outcome).inc()
+    _child(MAIL_INBOUND, outcome).inc()
 
 
 def _started() -> None:
     g.metrics_started = time.perf_counter()
+    if _sampling_in[0] != os.getpid():
+        _sampling_in[0] = os.getpid()
+        threading.Thread(target=_sample_pools, name="metrics-pool", daemon=True).start()
 
 
 def _count_request(response):
     rule = request.url_rule
     route = rule.rule if rule is not None else UNMATCHED
     method = request.method if request.method in METHODS else "OTHER"
-    HTTP_REQUESTS.labels(route, method, str(response.status_code)).inc()
+    _child(HTTP_REQUESTS, route, method, str(response.status_code)).inc()
     started = g.get("metrics_started")
     if started is not None:
-        HTTP_SECONDS.labels(route).observe(time.perf_counter() - started)
+        _child(HTTP_SECONDS, route).observe(time.perf_counter() - started)
     return response
 
 

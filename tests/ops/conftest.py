@@ -7,6 +7,7 @@ import http.client
 import json
 import os
 from collections import Counter
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -108,23 +109,31 @@ def play_match(served: Served) -> str:
     raise AssertionError("the match did not end")
 
 
-@pytest.fixture(scope="package", params=["sqlite", "postgresql"])
-def served(request, tmp_path_factory):
+@pytest.fixture(scope="session")
+def servers():
+    """The served matches by database, each played once in the session (the logs and the metrics
+    tests read the same one), their servers stopped and databases dropped at its end."""
+    with ExitStack() as stack:
+        yield {}, stack
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def served(request, servers, tmp_path_factory):
     """The match, played once per database; the server stays up for the tests to read it."""
     if request.param == "postgresql" and not os.environ.get("TEST_DATABASE_URL"):
         pytest.skip("PostgreSQL: set TEST_DATABASE_URL")
-    directory = tmp_path_factory.mktemp(f"served-{request.param}")
-    metrics_dir = directory / "metrics"
-    metrics_dir.mkdir()
-    with database_url(request.param, directory) as url:
+    played, stack = servers
+    if request.param not in played:
+        directory = tmp_path_factory.mktemp(f"served-{request.param}")
+        metrics_dir = directory / "metrics"
+        metrics_dir.mkdir()
+        url = stack.enter_context(database_url(request.param, directory))
         # One trusted proxy: X-Forwarded-For then names the client, so a caller that is not on
         # loopback can be played from here; the proxy's X-Request-Id is taken.
         env = {"TRUSTED_PROXIES": "1", "METRICS_TOKEN": METRICS_TOKEN, "WEBHOOK_ALLOW_PRIVATE": "true",
                "PROMETHEUS_MULTIPROC_DIR": str(metrics_dir), "LOG_FORMAT": "json"}
         process, base_url = start_gunicorn(url, workers=2, log_path=directory / "gunicorn.log", env=env)
-        result = Served(base_url, directory / "gunicorn.log", metrics_dir, process)
-        try:
-            result.game_id = play_match(result)
-            yield result
-        finally:
-            stop_gunicorn(process)
+        stack.callback(stop_gunicorn, process)
+        played[request.param] = result = Served(base_url, directory / "gunicorn.log", metrics_dir, process)
+        result.game_id = play_match(result)
+    return played[request.param]

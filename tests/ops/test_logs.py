@@ -60,11 +60,14 @@ def test_no_line_holds_a_secret(served):
     assert "Bearer" not in text and "invite_code" not in text
 
 
-def test_the_request_id_is_the_trusted_proxys_else_made(served, client, app):
+def test_behind_a_trusted_proxy_its_request_id_is_taken(served):
     """Through the trusted proxy (TRUSTED_PROXIES=1), the server took the X-Request-Id it was sent."""
     sent = [(given, echoed) for given, echoed in served.request_ids if given]
     assert sent and all(given == echoed for given, echoed in sent)
-    # Without a trusted proxy (the default), a caller's X-Request-Id is not believed.
+
+
+def test_without_a_trusted_proxy_the_request_id_is_made(client):
+    """Without a trusted proxy (the default), a caller's X-Request-Id is not believed."""
     answer = client.get("/health", headers={"X-Request-Id": "made-up-by-the-caller"})
     assert re.fullmatch(r"[0-9a-f]{32}", answer.headers["X-Request-Id"])
     assert client.get("/health").headers["X-Request-Id"] != answer.headers["X-Request-Id"]
