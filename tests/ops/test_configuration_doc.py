@@ -1,6 +1,6 @@
 """docs/configuration.md lists every setting the code reads: each environment variable and
 app.config key named in service/ (os.environ, setting("X"), .config["X"], .config.get("X")), each
-setting a module registers with its default (core.settings, limits, waiting), and each variable the
+setting a module registers with its default (core.settings, limits, games.waiting_slots), and each variable the
 Procfile and the Makefile read. A setting added without a line in the document fails here; so does
 a line for a setting the code no longer reads."""
 from __future__ import annotations
@@ -36,8 +36,8 @@ def read_by_the_code() -> dict[str, str]:
         found.setdefault(name, "Makefile")
     import service.app  # noqa: F401 - every feature registers its settings' defaults on import
     from service.core import limits, settings
-    from service.games import waiting
-    for module in (settings, limits, waiting):
+    from service.games import waiting_slots
+    for module in (settings, limits, waiting_slots):
         for name in module.DEFAULTS:
             found.setdefault(name, module.__name__)
     return {name: where for name, where in found.items() if name not in NOT_SETTINGS}
