@@ -40,7 +40,11 @@ def create_app(config_overrides: dict | None = None):
     app.config.update(config_overrides or {})
     app.json.sort_keys = False
     # The JSON columns (match state, events, deals) in and out with orjson: core/fastjson.py.
+    # hide_parameters: a failed statement's error (and so the log) never shows its parameters, which
+    # can be a token's hash. pool_pre_ping: a pooled connection the database closed meanwhile (a
+    # restart, a failover, pg_terminate_backend) is found and replaced before a request uses it.
     app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {"json_serializer": serialize, "json_deserializer": deserialize,
+                                               "hide_parameters": True, "pool_pre_ping": True,
                                                **app.config.get("SQLALCHEMY_ENGINE_OPTIONS", {})}
     if app.config["TRUSTED_PROXIES"]:
         hops = app.config["TRUSTED_PROXIES"]

@@ -56,14 +56,20 @@ class OutboxMessage(db.Model):
     recipient: Mapped[str] = mapped_column(String(2000), nullable=False)  # address or URL
     message_id: Mapped[str] = mapped_column(String(250), nullable=False, unique=True)
     payload: Mapped[str] = mapped_column(Text, nullable=False)
-    status: Mapped[str] = mapped_column(String(8), nullable=False, default="pending")  # pending|sent|dead
-    attempts: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
+    # pending | sent | dead | replaced (a webhook turn.started a newer one for the seat stands for)
+    status: Mapped[str] = mapped_column(String(8), nullable=False, default="pending")
+    attempts: Mapped[int] = mapped_column(Integer, nullable=False, default=0)  # deliveries tried
     next_attempt_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
     claimed_by: Mapped[str | None] = mapped_column(String(64))
     claimed_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     last_error: Mapped[str | None] = mapped_column(String(500))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
     sent_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # A webhook's deliveries log (deliveries.py): the last attempt, the receiver's HTTP status then
+    # (null when no answer came), and the last redelivery asked, from which its retries count again.
+    attempted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    response_code: Mapped[int | None] = mapped_column(Integer)
+    redelivered_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
     __table_args__ = (Index("ix_outbox_status_next_attempt_at", "status", "next_attempt_at"),
                       Index("ix_outbox_game_id", "game_id"))

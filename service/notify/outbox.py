@@ -16,19 +16,26 @@ meanwhile is skipped, not sent a second time. One delivery then has a whole leas
 its network timeouts are capped (`within_lease`) so that it ends well within it.
 
 A batch holds at most `max_webhooks` webhook rows (the worker's webhook threads), the rest mail,
-so a batch of webhooks to receivers that never answer lasts one webhook timeout at most. And a seat
-has at most WEBHOOK_MAX_PENDING_PER_SEAT webhook calls waiting: queuing one more gives up the
-oldest (each call carries the seat's whole view, so the newest says all a receiver needs), which
-bounds what a seat pointing at a receiver that never answers can cost.
+so a batch of webhooks to receivers that never answer lasts one webhook timeout at most.
+
+A seat's webhook calls go in order: a worker claims only the oldest waiting call of each seat, so a
+call is never made while an earlier one of the same seat waits for its retry. Nothing is given up
+while the receiver answers, slowly or with errors: a failed call is retried with backoff until
+WEBHOOK_RETRY_HOURS have passed since it was queued (or redelivered), and only then marked dead,
+saying why (a 410, a seat without a webhook and an address refused are dead at once, as permanent).
+What a backlog may shed is only what nothing needs: a run of waiting `turn.started` calls of one
+seat is replaced by the newest (each carries the seat's whole view), marked `replaced`; every
+other kind, `hand.ended` and `match.ended` among them, is always delivered.
 """
 from __future__ import annotations
 
 import logging
 import random
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone
 
-from sqlalchemy import or_, select, update
+from sqlalchemy import and_, exists, func, not_, or_, select, update
+from sqlalchemy.orm import aliased
 
 from ..core import wakeup
 from ..core.extensions import db
@@ -37,7 +44,8 @@ from .models import OutboxMessage
 from .settings import setting
 
 log = logging.getLogger(__name__)
-PENDING, SENT, DEAD = "pending", "sent", "dead"
+PENDING, SENT, DEAD, REPLACED = "pending", "sent", "dead", "replaced"
+TURN = "turn.started"  # the one webhook kind a newer one of the same seat stands for
 
 
 def enqueue(channel: str, kind: str, recipient: str, payload: str, message_id: str, *,
@@ -45,8 +53,8 @@ def enqueue(channel: str, kind: str, recipient: str, payload: str, message_id: s
             moment: datetime | None = None) -> OutboxMessage:
     """Add a row to the caller's transaction; it is delivered only if that transaction commits."""
     moment = moment or now()
-    if channel == "webhook" and game_id is not None and seat is not None:
-        _give_up_oldest_webhooks(game_id, seat, moment)
+    if channel == "webhook" and kind == TURN and payload and game_id is not None and seat is not None:
+        _replace_waiting_turns(game_id, seat, message_id)  # an empty payload: a dead row, not composed
     row = OutboxMessage(channel=channel, kind=kind, recipient=recipient, payload=payload,
                         message_id=message_id, game_id=game_id, seat=seat, version=version,
                         status=PENDING, attempts=0, next_attempt_at=moment, created_at=moment)
@@ -55,18 +63,19 @@ def enqueue(channel: str, kind: str, recipient: str, payload: str, message_id: s
     return row
 
 
-def _give_up_oldest_webhooks(game_id: str, seat: int, moment: datetime) -> None:
-    """Keep at most WEBHOOK_MAX_PENDING_PER_SEAT - 1 of the seat's waiting webhook calls (the
-    newest), so the one being queued makes the cap. Calls claimed by a worker are left alone."""
-    keep = max(setting("WEBHOOK_MAX_PENDING_PER_SEAT") - 1, 0)
-    oldest = (select(OutboxMessage.id)
-              .where(OutboxMessage.game_id == game_id, OutboxMessage.seat == seat,
-                     OutboxMessage.channel == "webhook", OutboxMessage.status == PENDING, _free(moment))
-              .order_by(OutboxMessage.id.desc()).offset(keep))
+def _replace_waiting_turns(game_id: str, seat: int, newer: str) -> None:
+    """Mark `replaced` the seat's waiting turn.started calls that the one being queued follows
+    directly (none of another kind between them). Only rows no worker ever held now: the
+    conditions stand in the UPDATE's own WHERE, so on PostgreSQL a row a worker claimed while this
+    waited for its lock is looked at again, found claimed, and left to the worker."""
+    of_seat = (OutboxMessage.game_id == game_id, OutboxMessage.seat == seat, OutboxMessage.channel == "webhook")
+    replaceable = and_(OutboxMessage.kind == TURN, OutboxMessage.status == PENDING,
+                       OutboxMessage.claimed_by.is_(None))
+    last_kept = select(func.max(OutboxMessage.id)).where(*of_seat, not_(replaceable)).scalar_subquery()
     db.session.execute(
-        update(OutboxMessage).where(OutboxMessage.id.in_(oldest))
-        .values(status=DEAD, last_error=f"given up: more than {keep + 1} webhook calls were waiting "
-                                        "for this seat, and newer ones carry its latest state")
+        update(OutboxMessage).where(*of_seat, replaceable, OutboxMessage.id > func.coalesce(last_kept, 0))
+        .values(status=REPLACED, last_error=f"replaced by {newer}, a newer turn.started for this seat "
+                                            "(each carries the seat's whole view)")
         .execution_options(synchronize_session=False))
 
 
@@ -88,6 +97,26 @@ class Claimed:
     game_id: str | None
     seat: int | None
     attempts: int
+    created_at: datetime | None = None
+    redelivered_at: datetime | None = None
+
+    def give_up_at(self) -> datetime:
+        """A webhook's retries end WEBHOOK_RETRY_HOURS after it was queued or last redelivered."""
+        start = max(moment for moment in (self.created_at, self.redelivered_at) if moment is not None)
+        return as_utc(start) + timedelta(hours=setting("WEBHOOK_RETRY_HOURS"))
+
+
+def as_utc(moment: datetime) -> datetime:
+    """SQLite hands back naive datetimes (stored in UTC); PostgreSQL aware ones."""
+    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+
+
+def first_of_seat():
+    """SQL truth value: no earlier webhook call of the same seat is waiting (the seat's calls go in order)."""
+    earlier = aliased(OutboxMessage)
+    return ~exists().where(earlier.channel == "webhook", earlier.game_id == OutboxMessage.game_id,
+                           earlier.seat == OutboxMessage.seat, earlier.status == PENDING,
+                           earlier.id < OutboxMessage.id)
 
 
 def claim(worker: str, limit: int, max_webhooks: int | None = None) -> list[Claimed]:
@@ -96,7 +125,9 @@ def claim(worker: str, limit: int, max_webhooks: int | None = None) -> list[Clai
     moment = now()
     lease_end = moment + timedelta(seconds=setting("NOTIFY_LEASE_SECONDS"))
     free = _free(moment)
-    due = (select(OutboxMessage).where(OutboxMessage.status == PENDING, OutboxMessage.next_attempt_at <= moment, free)
+    is_webhook = OutboxMessage.channel == "webhook"
+    due = (select(OutboxMessage).where(OutboxMessage.status == PENDING, OutboxMessage.next_attempt_at <= moment, free,
+                                       or_(~is_webhook, first_of_seat()))
            .order_by(OutboxMessage.next_attempt_at, OutboxMessage.id).with_for_update(skip_locked=True))
     try:
         if max_webhooks is None:
@@ -115,7 +146,8 @@ def claim(worker: str, limit: int, max_webhooks: int | None = None) -> list[Clai
                 .execution_options(synchronize_session=False))
             if taken.rowcount == 1:
                 claimed.append(Claimed(row.id, row.channel, row.kind, row.recipient, row.payload,
-                                       row.message_id, row.game_id, row.seat, row.attempts))
+                                       row.message_id, row.game_id, row.seat, row.attempts,
+                                       row.created_at, row.redelivered_at))
         db.session.commit()
     except BaseException:
         db.session.rollback()
@@ -158,13 +190,20 @@ def within_lease(timeout: float) -> float:
     return min(timeout, setting("NOTIFY_LEASE_SECONDS") / NETWORK_WAITS_PER_DELIVERY)
 
 
-def _finish(row: Claimed, worker: str, **values) -> bool:
+def _finish(row: Claimed, worker: str, attempted: bool = True, response_code: int | None = None,
+            **values) -> bool:
+    """Settle the row and release the claim; `attempted`: a call was made (or a mail sent) this
+    time, which counts an attempt and, for a webhook, records its moment and the answer's status."""
+    if attempted:
+        values.update(attempts=OutboxMessage.attempts + 1)
+        if row.channel == "webhook":
+            values.update(attempted_at=now(), response_code=response_code)
     return _while_claimed(row, worker, f"the claim was lost before it could be marked ({values})",
-                          claimed_by=None, claimed_until=None, attempts=OutboxMessage.attempts + 1, **values)
+                          claimed_by=None, claimed_until=None, **values)
 
 
-def mark_sent(row: Claimed, worker: str) -> bool:
-    return _finish(row, worker, status=SENT, sent_at=now(), last_error=None)
+def mark_sent(row: Claimed, worker: str, response_code: int | None = None) -> bool:
+    return _finish(row, worker, response_code=response_code, status=SENT, sent_at=now(), last_error=None)
 
 
 def backoff(attempts: int) -> timedelta:
@@ -175,20 +214,33 @@ def backoff(attempts: int) -> timedelta:
 
 
 def mark_failed(row: Claimed, worker: str, error: str, permanent: bool = False,
-                not_before: datetime | None = None) -> bool:
+                not_before: datetime | None = None, attempted: bool = True,
+                response_code: int | None = None) -> bool:
     """Schedule the row's next attempt after its backoff (and not before `not_before`), or mark
-    it dead when `permanent` or out of attempts. A postponed row counts an attempt too, so every
-    row is settled within NOTIFY_MAX_ATTEMPTS turns (about a day)."""
-    attempts = row.attempts + 1
-    dead = permanent or attempts >= setting("NOTIFY_MAX_ATTEMPTS")
+    it dead, saying why, when `permanent` or out of time: a mail after NOTIFY_MAX_ATTEMPTS
+    attempts, a webhook once WEBHOOK_RETRY_HOURS have passed (its last try falls on that hour).
+    `attempted` is False for a call postponed without being made: it counts no attempt."""
+    attempts = row.attempts + attempted
     error = printable(error)
+    next_attempt = now() + backoff(max(attempts, 1))
+    if not_before is not None:
+        next_attempt = max(next_attempt, not_before)
+    if row.channel == "webhook":
+        give_up_at = row.give_up_at()
+        out_of_time = now() >= give_up_at
+        next_attempt = min(next_attempt, give_up_at)
+        why = (f"given up: {error}" if permanent else
+               f"given up after {setting('WEBHOOK_RETRY_HOURS'):g} h of retries ({attempts} attempt(s)); "
+               f"last: {error}")
+    else:
+        out_of_time = attempts >= setting("NOTIFY_MAX_ATTEMPTS")
+        why = error
+    dead = permanent or out_of_time
     if dead:
         log.error("outbox %s (%s to %s) given up after %d attempt(s): %s", row.id, row.channel,
                   printable(row.recipient), attempts, error)
-    next_attempt = now() + backoff(attempts)
-    if not_before is not None:
-        next_attempt = max(next_attempt, not_before)
-    return _finish(row, worker, status=DEAD if dead else PENDING, last_error=error[:500],
+    return _finish(row, worker, attempted=attempted, response_code=response_code,
+                   status=DEAD if dead else PENDING, last_error=(why if dead else error)[:500],
                    next_attempt_at=next_attempt)
 
 

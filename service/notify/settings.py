@@ -22,14 +22,15 @@ DEFAULTS = {
     # rows are postponed without a call for a cool-down, doubling while it keeps failing.
     "WEBHOOK_BREAKER_FAILURES": 3,
     "WEBHOOK_BREAKER_COOLDOWN_SECONDS": 60.0,
-    # Pending webhook calls kept per seat: queuing one more gives up the oldest waiting one.
-    "WEBHOOK_MAX_PENDING_PER_SEAT": 20,
+    # A failed webhook call is retried (with the NOTIFY_RETRY_* backoff) until this many hours after it
+    # was queued or redelivered, then marked dead: about a day, as Standard Webhooks' schedule.
+    "WEBHOOK_RETRY_HOURS": 24.0,
     # Webhook URLs resolving to loopback/private addresses are refused unless this is on
     # (a seat must not make the worker call the operator's own internal services).
     "WEBHOOK_ALLOW_PRIVATE": False,
     "NOTIFY_RETRY_BASE_SECONDS": 30.0,  # first retry after this, doubling per attempt ...
     "NOTIFY_RETRY_MAX_SECONDS": 3600.0,  # ... up to this
-    "NOTIFY_MAX_ATTEMPTS": 30,  # then the row is marked dead (about a day of retries)
+    "NOTIFY_MAX_ATTEMPTS": 30,  # then a mail is marked dead (about a day of retries); webhooks: WEBHOOK_RETRY_HOURS
     # A claim is renewed before each delivery and outlives it: timeouts are capped to a tenth of this.
     "NOTIFY_LEASE_SECONDS": 300.0,
     "NOTIFY_BATCH": 20,
@@ -60,7 +61,7 @@ _TYPES = {"SMTP_PORT": int, "SMTP_STARTTLS": bool, "SMTP_TIMEOUT": float, "WEBHO
 _TYPES.update({"WRONG_SENDER_NOTICES_PER_HOUR": int, "INVITES_PER_SENDER_PER_DAY": int, "MAIL_HTML": bool,
                "INVITES_PER_RECIPIENT_PER_DAY": int})
 _TYPES.update({"WEBHOOK_CONNECT_TIMEOUT": float, "WEBHOOK_CONCURRENCY": int, "WEBHOOK_BREAKER_FAILURES": int,
-               "WEBHOOK_BREAKER_COOLDOWN_SECONDS": float, "WEBHOOK_MAX_PENDING_PER_SEAT": int})
+               "WEBHOOK_BREAKER_COOLDOWN_SECONDS": float, "WEBHOOK_RETRY_HOURS": float})
 
 
 settings.register(DEFAULTS, _TYPES)

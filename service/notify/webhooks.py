@@ -32,12 +32,15 @@ TOLERANCE_SECONDS = 5 * 60
 class WebhookError(Exception):
     """A delivery that failed; `permanent` ones are not retried. `destination_down` says the
     destination did not answer in time, refused the connection or answered 5xx/429: it counts
-    towards that destination's circuit breaker (breaker.py)."""
+    towards that destination's circuit breaker (breaker.py). `status`: the receiver's HTTP status,
+    when it answered."""
 
-    def __init__(self, message: str, permanent: bool = False, destination_down: bool = False):
+    def __init__(self, message: str, permanent: bool = False, destination_down: bool = False,
+                 status: int | None = None):
         super().__init__(message)
         self.permanent = permanent
         self.destination_down = destination_down
+        self.status = status
 
 
 class Postponed(WebhookError):
@@ -235,7 +238,7 @@ def post(url: str, secret: str, msg_id: str, body: str, timestamp: int, timeout:
         return status
     # 410 Gone is the receiver saying "stop"; anything else may be temporary.
     raise WebhookError(f"HTTP {status} from the receiver", permanent=status == 410,
-                       destination_down=status >= 500 or status == 429)
+                       destination_down=status >= 500 or status == 429, status=status)
 
 
 def _exchange(deadline: _Deadline, parts: SplitResult, address: str, port: int, body: str,

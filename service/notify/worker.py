@@ -116,23 +116,24 @@ class Worker:
         try:
             if not outbox.renew(row, self.name):  # our claim lapsed and another worker has the row now
                 return SKIPPED
+            response_code = None
             if row.channel == "mail":
                 self.mailer.send(row.recipient, row.payload)
             elif row.channel == "webhook":
-                self.post_webhook(row)
+                response_code = self.post_webhook(row)
             else:
                 raise ValueError(f"unknown channel {row.channel!r}")
         except Exception as exc:  # noqa: BLE001 - one row's fault must never touch the others
             return self._failed(row, exc)
         try:
-            outbox.mark_sent(row, self.name)
+            outbox.mark_sent(row, self.name, response_code)
         except Exception:  # noqa: BLE001 - sent but not marked: sent again after the lease, same id
             log.exception("outbox %s: delivered but could not be marked sent", row.id)
             db.session.rollback()
         return SENT
 
     def _failed(self, row: outbox.Claimed, exc: Exception) -> str:
-        """Mark the row for a retry, or dead when the fault is permanent."""
+        """Mark the row for a retry, or dead when the fault is permanent (or its retries are over)."""
         db.session.rollback()  # the session may be in a failed transaction
         expected = isinstance(exc, (MailError, webhooks.WebhookError))
         reason = str(exc) if expected else f"{type(exc).__name__}: {exc}"
@@ -146,13 +147,16 @@ class Worker:
         metrics.outbox_failed(row.channel)
         try:
             outbox.mark_failed(row, self.name, reason, permanent=permanent,
-                               not_before=getattr(exc, "not_before", None))
+                               not_before=getattr(exc, "not_before", None),
+                               attempted=not isinstance(exc, webhooks.Postponed),
+                               response_code=getattr(exc, "status", None))
         except Exception:  # noqa: BLE001 - left claimed: tried again once its lease runs out
             log.exception("outbox %s: could not be marked failed", row.id)
             db.session.rollback()
         return DESTINATION_DOWN if getattr(exc, "destination_down", False) else FAILED
 
-    def post_webhook(self, row: outbox.Claimed) -> None:
+    def post_webhook(self, row: outbox.Claimed) -> int:
+        """Make the call; the receiver's 2xx status, or WebhookError (Postponed: no call made)."""
         # The seat's current URL and secret: a seat that moved its receiver gets pending calls there.
         contact = contact_of(row.game_id, row.seat)
         url, secret = (contact.webhook_url, contact.webhook_secret) if contact else (None, None)
@@ -165,7 +169,7 @@ class Worker:
             raise webhooks.Postponed(f"not attempted: {destination[0]}:{destination[1]} failed repeatedly; "
                                      f"its calls wait until {closed_until.isoformat()}", not_before=closed_until)
         try:
-            webhooks.post(url, secret, row.message_id, row.payload, int(moment.timestamp()),
+            status = webhooks.post(url, secret, row.message_id, row.payload, int(moment.timestamp()),
                           outbox.within_lease(setting("WEBHOOK_TIMEOUT")), setting("WEBHOOK_ALLOW_PRIVATE"),
                           connect_timeout=setting("WEBHOOK_CONNECT_TIMEOUT"))
         except webhooks.WebhookError as exc:
@@ -173,6 +177,7 @@ class Worker:
                 self.breaker.failed(destination, deadlines.now())
             raise
         self.breaker.succeeded(destination)
+        return status
 
     def sweep(self) -> int:
         return sweeps.sweep_clocks() + sweeps.sweep_digests() + sweeps.sweep_old_rows()

@@ -119,20 +119,22 @@ def test_a_failing_destination_is_skipped_without_calls_until_its_cool_down(ncli
         failing.stop(), healthy.stop()
 
 
-def test_a_seat_keeps_at_most_the_cap_of_waiting_calls_the_newest(nclient, notify_app, configure):
-    configure(WEBHOOK_MAX_PENDING_PER_SEAT=3)
+def test_only_runs_of_turn_calls_of_a_seat_collapse_into_the_newest(nclient, notify_app):
+    """A backlog sheds only what nothing needs: a waiting turn.started followed directly by a newer
+    one of the same seat (which carries the whole view). A hand's end is never shed, nor a call a
+    worker holds, nor another seat's."""
     game = start_game(nclient, move_time_hours=None, contact0={"webhook_url": "http://127.0.0.1:9/a"},
                       contact1={"webhook_url": "http://127.0.0.1:9/b"})
     with notify_app.app_context():
         [in_flight] = [row for row in outbox.claim("w", 10) if row.seat == 0]  # a worker holds seat 0's first
-        for number in range(5):
-            outbox.enqueue("webhook", "turn.started", "http://127.0.0.1:9/a", "{}", f"msg_extra_{number}",
-                           game_id=game["id"], seat=0)
+        for message_id, kind in [("t0", "turn.started"), ("t1", "turn.started"), ("h", "hand.ended"),
+                                 ("t2", "turn.started"), ("t3", "turn.started"), ("t4", "turn.started")]:
+            outbox.enqueue("webhook", kind, "http://127.0.0.1:9/a", "{}", message_id, game_id=game["id"], seat=0)
             db.session.commit()
     seat0 = [row for row in outbox_rows(notify_app) if row.seat == 0]
-    waiting = [row.message_id for row in seat0 if row.status == "pending"]
-    assert waiting == [in_flight.message_id, "msg_extra_2", "msg_extra_3", "msg_extra_4"]
-    given_up = [row for row in seat0 if row.status == "dead"]
-    assert [row.message_id for row in given_up] == ["msg_extra_0", "msg_extra_1"]
-    assert all("given up" in row.last_error for row in given_up)
+    assert [row.message_id for row in seat0 if row.status == "pending"] == [in_flight.message_id, "t1", "h", "t4"]
+    replaced = {row.message_id: row.last_error for row in seat0 if row.status == "replaced"}
+    assert list(replaced) == ["t0", "t2", "t3"]
+    assert replaced["t0"].startswith("replaced by t1") and replaced["t2"].startswith("replaced by t3")
+    assert not [row for row in seat0 if row.status == "dead"]
     assert [row.status for row in outbox_rows(notify_app) if row.seat == 1] == ["pending"], "other seats untouched"
