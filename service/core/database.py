@@ -63,6 +63,8 @@ def configure_postgresql(engine) -> None:
                 cursor.execute("SET default_toast_compression = 'lz4'")
             dbapi_connection.commit()
         except engine.dialect.loaded_dbapi.Error:
+            if dbapi_connection.broken:  # cut while connecting: a failed connect, not a server without LZ4
+                raise
             dbapi_connection.rollback()
 
 

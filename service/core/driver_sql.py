@@ -310,7 +310,7 @@ class Driver:
             if owner is not None:
                 owner.invalidate(exc)
         return DBAPIError.instance(sql, params, exc, self.dialect.loaded_dbapi.Error, dialect=self.dialect,
-                                   ismulti=many)
+                                   ismulti=many, hide_parameters=self.engine.hide_parameters)
 
     def all(self) -> list:
         if self._fetched is None:
@@ -326,12 +326,24 @@ class Driver:
         return self.cursor.rowcount if self._fetched is None else self._count
 
 
+def checkout(engine):
+    """A pooled DBAPI connection (pinged first: pool_pre_ping). A failure to connect is raised as
+    SQLAlchemy raises it for a Connection (an OperationalError, answered 503), not as the driver's
+    own error, which no handler knows (it was answered 500 when a connection was cut mid-connect)."""
+    try:
+        return engine.raw_connection()
+    except engine.dialect.loaded_dbapi.Error as exc:
+        raise DBAPIError.instance(None, None, exc, engine.dialect.loaded_dbapi.Error, dialect=engine.dialect,
+                                  hide_parameters=engine.hide_parameters,
+                                  connection_invalidated=engine.dialect.is_disconnect(exc, None, None)) from exc
+
+
 @contextmanager
 def one_statement(engine):
     """A pooled connection for a statement that runs alone (a read): on PostgreSQL in autocommit,
     so that no BEGIN and ROLLBACK round trips surround it (the statement is its own transaction,
     with one snapshot); on SQLite it runs in its own implicit read transaction as it is."""
-    pooled = engine.raw_connection()
+    pooled = checkout(engine)
     driver = Driver(pooled.dbapi_connection, engine, pooled=pooled)
     try:
         if driver.named:

@@ -54,7 +54,7 @@ def own_transaction():
     committed when the block ends, rolled back if it raised; the wake-up sent after the commit, as
     the session's after_commit listener sends it (service/core/wakeup.py)."""
     engine = db.engine
-    pooled = engine.raw_connection()
+    pooled = driver_sql.checkout(engine)
     connection = driver_sql.Driver(pooled.dbapi_connection, engine, pooled=pooled)
     connection.pending = {}
     driver_error = engine.dialect.loaded_dbapi.Error
