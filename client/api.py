@@ -203,6 +203,15 @@ class Api:
     def revoke_watch_link(self, game_id: str, link_id: str) -> None:
         self.request("DELETE", f"/games/{game_id}/watch-links/{link_id}")
 
+    def webhook_deliveries(self, game_id: str, limit: int = 20, cursor: str | None = None) -> dict:
+        """A page of the seat's webhook calls, newest first: {"deliveries": [...], "next_cursor"}."""
+        params = {"limit": limit, **({"cursor": cursor} if cursor else {})}
+        return self.request("GET", f"/games/{game_id}/webhook-deliveries", params=params).json()
+
+    def redeliver_webhook(self, game_id: str, webhook_id: str) -> dict:
+        """Send a call again, same body and webhook-id (a receiver drops it if it has it already)."""
+        return self.request("POST", f"/games/{game_id}/webhook-deliveries/{webhook_id}/redeliver").json()
+
     def series(self, series_id: str) -> dict:
         """A series (GET /series/{id}): its games and standings; the player token opens it."""
         return self.request("GET", f"/series/{series_id}").json()

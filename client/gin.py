@@ -21,11 +21,12 @@ With a player account (one token for all your games, kept in the same file):
     gin challenge Bob ; gin challenges ; gin accept ID   # challenge people, answer challenges
     gin games                          # your games on the server, your turn first
     gin rematch ; gin watch-link       # at the end of a match; a read-only link to share
+    gin webhooks                       # your seat's webhook calls; --redeliver ID sends one again
 
 The modules, each importing only those before it: gin_cards.py (cards, melds, UsageError),
 gin_store.py (the token file), gin_display.py (a game as shown), gin_history.py (events, news, the
 score sheet), gin_common.py (what commands share), gin_players.py (player account commands),
-gin_seats.py (a seat's commands), gin_play.py (watch, play).
+gin_seats.py (a seat's commands), gin_play.py (watch, play), gin_webhooks.py (a seat's webhook deliveries).
 """
 from __future__ import annotations
 
@@ -37,7 +38,7 @@ import sys
 
 if __package__:  # part of the `client` package (the installed `gin`, python -m client.gin) or `gin_client`
     from . import (api as http, gin_cards, gin_common, gin_display, gin_history, gin_play, gin_players, gin_seats,
-                   gin_store)
+                   gin_store, gin_webhooks)
 else:  # a script, or copied somewhere with its modules and api.py beside it: they are imported by name, once
     _here = os.path.dirname(os.path.abspath(__file__))
     if _here not in sys.path:  # python -P or -I, or loaded by its path from elsewhere
@@ -48,6 +49,7 @@ else:  # a script, or copied somewhere with its modules and api.py beside it: th
     import gin_display
     import gin_history
     import gin_play
+    import gin_webhooks
     import gin_players
     import gin_seats
     import gin_store
@@ -208,6 +210,8 @@ COMMANDS = [
      "gin rematch 3Yx9", "game"),
     ("watch-link", cmd_watch_link, "a read-only link to share: the table, never a hand in play",
      "gin watch-link 3Yx9", "watch_link"),
+    ("webhooks", gin_webhooks.cmd_webhooks, "your seat's webhook calls: status, tries, the receiver's answer; "
+     "--redeliver sends one again", "gin webhooks 3Yx9 --redeliver msg_2b8...", "webhooks"),
     ("series", cmd_series, "a series' standings and its games (your player's series)",
      "gin series sR7q0tq4s8m1PZk2w9lX3A", "series"),
 ]
@@ -304,6 +308,11 @@ def build_parser() -> argparse.ArgumentParser:
             sub.add_argument("game_pos", metavar="GAME", nargs="?", help="game id or prefix (default: your only game)")
             sub.add_argument("--list", action="store_true", help="the game's watch links (never their keys)")
             sub.add_argument("--revoke", metavar="LINK_ID", help="revoke this watch link")
+        elif kind == "webhooks":
+            sub.add_argument("game_pos", metavar="GAME", nargs="?", help="game id or prefix (default: your only game)")
+            sub.add_argument("--limit", type=_positive, default=20, help="calls per page, newest first (default 20)")
+            sub.add_argument("--cursor", help="the next page (the command prints it)")
+            sub.add_argument("--redeliver", metavar="WEBHOOK_ID", help="send this call again: same body and webhook-id")
         elif kind == "series":
             sub.add_argument("series_id", metavar="SERIES", help="the series' id (POST /series answered it)")
         if kind in ("game", "resign", "vacation", "take"):

@@ -8,6 +8,7 @@
     smtp.py / webhooks.py   the two ways out; sweeps.py reminders, time-up notices, digests
     inbound.py   moves by email (commands.py reads them); smtpd.py the SMTP listener
     routes.py    contact settings and vacations; one-click unsubscribing (one_click.py, unsubscribing.py)
+    deliveries.py, delivery_routes.py   a seat's webhook deliveries log and redelivery
     cli.py       flask notify worker | smtpd | inbound | sweep
 
 It may import the games, access and the core; the games hear nothing of it but through the hooks
@@ -23,9 +24,11 @@ def init_app(app) -> None:
     from ..games import changes
     from . import contact_changes, dispatch
     from .cli import notify_cli
+    from .delivery_routes import webhook_deliveries
     from .routes import settings, unsubscribe
     api.register_blueprint(settings)
     api.register_blueprint(unsubscribe)
+    api.register_blueprint(webhook_deliveries)
     app.cli.add_command(notify_cli)
     changes.on_change(dispatch.after_change, wanted=dispatch.anyone_to_tell)  # the outbox's mails and webhooks
     changes.seat_taken.register(contact_changes.seat_taken)  # contact settings and invitations given with the seat

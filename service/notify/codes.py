@@ -12,3 +12,11 @@ MAIL_CODES = {
     "unknown-unsubscribe-key": (404, "the one-click unsubscribe URL holds a key no mail of this service carries "
                                      "(or one older than the keys are kept); nothing was changed"),
 }
+
+# A seat's webhook deliveries log (deliveries.py).
+WEBHOOK_CODES = {
+    "delivery-not-found": (404, "the seat has no webhook delivery with this webhook-id"),
+    "delivery-not-sendable": (409, "the delivery cannot be sent again: it was never composed, or the seat has "
+                                   "no webhook_url now"),
+    "delivery-in-flight": (409, "a worker is delivering this call right now; ask again shortly"),
+}

@@ -68,7 +68,8 @@ def site(tmp_path_factory):
     port = free_port()
     base_url = f"http://127.0.0.1:{port}"
     env = {**os.environ, "DATABASE_URL": database_url, "BASE_URL": base_url, "MAIL_DOMAIN": MAIL_DOMAIN,
-           "SMTP_HOST": "127.0.0.1", "SMTP_PORT": str(mail.port), "RATELIMIT_ENABLED": "false"}
+           "SMTP_HOST": "127.0.0.1", "SMTP_PORT": str(mail.port), "RATELIMIT_ENABLED": "false",
+           "WEBHOOK_ALLOW_PRIVATE": "true"}  # webhook receivers on loopback
     subprocess.run([sys.executable, "-m", "flask", "--app", "service", "db", "upgrade"],
                    cwd=ROOT, env=env, check=True, capture_output=True)
     with open(folder / "gunicorn.log", "ab") as log:
@@ -80,7 +81,8 @@ def site(tmp_path_factory):
         from service import create_app
         app = create_app({"SQLALCHEMY_DATABASE_URI": database_url, "BASE_URL": base_url,
                           "MAIL_DOMAIN": MAIL_DOMAIN, "SMTP_HOST": "127.0.0.1", "SMTP_PORT": mail.port,
-                          "SMTP_TIMEOUT": 5.0, "RATELIMIT_ENABLED": False})
+                          "SMTP_TIMEOUT": 5.0, "RATELIMIT_ENABLED": False,
+                          "WEBHOOK_ALLOW_PRIVATE": True})
         yield Site(base_url, app, mail)
     finally:
         stop_gunicorn(process)

@@ -1,9 +1,10 @@
 // A correspondence player's settings: mail, vacation, claiming on time, resigning, the devices
-// (bearer tokens) that hold the seat, and forgetting the seat in this browser.
+// (bearer tokens) that hold the seat, its webhook deliveries, and forgetting the seat in this browser.
 import { call, describe } from "./api.js";
 import { $, el } from "./dom.js";
 import { confirmDialog } from "./knock.js";
 import { forgetSeat } from "./seats.js";
+import { setUpWebhookDeliveries } from "./webhooks.js";
 
 export function setUpSettings({ gameId, token, act, signedOut }) {
   const auth = () => ({ token: token() });
@@ -43,6 +44,7 @@ export function setUpSettings({ gameId, token, act, signedOut }) {
     }
   });
   listTokens({ gameId, token, signedOut });
+  setUpWebhookDeliveries({ gameId, token });
 }
 
 export async function listTokens({ gameId, token, signedOut }) {

@@ -1,0 +1,95 @@
+"""A seat's webhook deliveries log (GET /games/{id}/webhook-deliveries) and redelivery (POST
+.../{webhook_id}/redeliver): each row as the receiver saw it, paged, the seat's own only; a
+redelivery sends the very same bytes with the same webhook-id. A real receiver on loopback."""
+from __future__ import annotations
+
+from service.notify.worker import Worker
+
+from .conftest import auth, outbox_rows, start_game
+from .test_outage import play_moves
+
+
+def drain(app) -> None:
+    with app.app_context():
+        worker = Worker("w")
+        while worker.deliver_due():
+            pass
+
+
+def deliveries(client, game, seat, **query) -> dict:
+    response = client.get(f"/games/{game['id']}/webhook-deliveries", query_string=query,
+                          headers=auth(game["tokens"][seat]))
+    assert response.status_code == 200, response.get_json()
+    return response.get_json()
+
+
+def test_the_log_lists_each_call_as_the_receiver_answered_it_paged_newest_first(nclient, notify_app, receiver):
+    game = start_game(nclient, move_time_hours=None, contact0={"webhook_url": receiver.url},
+                      contact1={"webhook_url": receiver.url})
+    play_moves(nclient, game, 8)
+    drain(notify_app)
+    rows = [r for r in outbox_rows(notify_app) if r.seat == 0]
+    assert len(rows) >= 3
+    seen, cursor = [], None
+    while True:
+        page = deliveries(nclient, game, 0, limit=2, **({"cursor": cursor} if cursor else {}))
+        assert len(page["deliveries"]) <= 2
+        seen += page["deliveries"]
+        cursor = page["next_cursor"]
+        if cursor is None:
+            break
+    assert [d["webhook_id"] for d in seen] == [r.message_id for r in reversed(rows)], "the seat's own, newest first"
+    received = {r["headers"]["webhook-id"] for r in receiver.delivered()}
+    assert {d["status"] for d in seen} <= {"sent", "replaced"} and any(d["status"] == "sent" for d in seen)
+    for delivery in seen:  # as the receiver saw it: a sent call arrived, a replaced one never
+        assert (delivery["webhook_id"] in received) == (delivery["status"] == "sent")
+        if delivery["status"] == "sent":
+            assert delivery["attempts"] == 1 and delivery["response_code"] == 204
+            assert delivery["sent_at"] and delivery["attempted_at"] and delivery["next_attempt_at"] is None
+        else:
+            assert delivery["event"] == "turn.started" and delivery["attempts"] == 0
+            assert delivery["response_code"] is None and delivery["last_error"].startswith("replaced by msg_")
+        assert delivery["event"] in ("game.started", "turn.started", "hand.ended")
+    other = {d["webhook_id"] for d in deliveries(nclient, game, 1, limit=100)["deliveries"]}
+    assert other and not other & {d["webhook_id"] for d in seen}
+
+
+def test_a_failed_call_shows_the_receivers_answer_and_its_next_try(nclient, notify_app, receiver):
+    game = start_game(nclient, move_time_hours=None, contact0={"webhook_url": receiver.url})
+    receiver.fail_next = 1
+    drain(notify_app)
+    [delivery] = deliveries(nclient, game, 0)["deliveries"]
+    assert delivery["status"] == "pending" and delivery["response_code"] == 503 and delivery["attempts"] == 1
+    assert delivery["last_error"] == "HTTP 503 from the receiver" and delivery["next_attempt_at"]
+
+
+def test_redelivery_sends_the_same_bytes_with_the_same_webhook_id(nclient, notify_app, receiver):
+    game = start_game(nclient, move_time_hours=None, contact0={"webhook_url": receiver.url})
+    drain(notify_app)
+    [first] = receiver.delivered()
+    webhook_id = first["headers"]["webhook-id"]
+    path = f"/games/{game['id']}/webhook-deliveries/{webhook_id}/redeliver"
+    answer = nclient.post(path, headers=auth(game["tokens"][0]))
+    assert answer.status_code == 202, answer.get_json()
+    assert answer.get_json()["status"] == "pending" and answer.get_json()["redelivered_at"]
+    drain(notify_app)
+    again = receiver.delivered()[1]
+    assert again["headers"]["webhook-id"] == webhook_id and again["body"] == first["body"]
+    [delivery] = deliveries(nclient, game, 0)["deliveries"]
+    assert delivery["status"] == "sent" and delivery["attempts"] == 2
+
+
+def test_redelivery_refusals(nclient, notify_app, receiver):
+    game = start_game(nclient, move_time_hours=None, contact0={"webhook_url": receiver.url})
+    drain(notify_app)
+    [row] = outbox_rows(notify_app)
+    base = f"/games/{game['id']}/webhook-deliveries"
+    other_seat = nclient.post(f"{base}/{row.message_id}/redeliver", headers=auth(game["tokens"][1]))
+    assert other_seat.status_code == 404 and other_seat.get_json()["code"] == "delivery-not-found"
+    assert nclient.post(f"{base}/{row.message_id}/redeliver").status_code == 401
+    assert nclient.get(base, query_string={"cursor": "x1"}, headers=auth(game["tokens"][0])).status_code == 422
+    cleared = nclient.patch(f"/games/{game['id']}/contact", json={"webhook_url": None}, headers=auth(game["tokens"][0]))
+    assert cleared.status_code == 200
+    refused = nclient.post(f"{base}/{row.message_id}/redeliver", headers=auth(game["tokens"][0]))
+    assert refused.status_code == 409 and refused.get_json()["code"] == "delivery-not-sendable"
+    assert [r.status for r in outbox_rows(notify_app)] == ["sent"], "nothing changed"
