@@ -159,8 +159,7 @@ def main() -> None:
                           "RATELIMIT_ENABLED": False, "CLOCK": clock, "SMTP_HOST": "127.0.0.1",
                           "SMTP_PORT": mail.port, "WEBHOOK_ALLOW_PRIVATE": True,
                           "WEBHOOK_TIMEOUT": options.timeout, "WEBHOOK_CONCURRENCY": 8,
-                          "WEBHOOK_BREAKER_FAILURES": 3, "WEBHOOK_BREAKER_COOLDOWN_SECONDS": 60.0,
-                          "WEBHOOK_MAX_PENDING_PER_SEAT": 10_000})
+                          "WEBHOOK_BREAKER_FAILURES": 3, "WEBHOOK_BREAKER_COOLDOWN_SECONDS": 60.0})
         with app.app_context():
             flask_migrate.upgrade(directory=str(ROOT / "migrations"))
         try:

@@ -8,6 +8,8 @@ from __future__ import annotations
 import threading
 from email.utils import make_msgid
 
+import pytest
+
 from service.core.extensions import db
 from service.notify import outbox, webhooks
 from service.notify.worker import Worker
@@ -138,3 +140,44 @@ def test_only_runs_of_turn_calls_of_a_seat_collapse_into_the_newest(nclient, not
     assert replaced["t0"].startswith("replaced by t1") and replaced["t2"].startswith("replaced by t3")
     assert not [row for row in seat0 if row.status == "dead"]
     assert [row.status for row in outbox_rows(notify_app) if row.seat == 1] == ["pending"], "other seats untouched"
+
+
+def test_a_row_claimed_while_a_move_waits_for_its_lock_is_left_to_the_worker(nclient, notify_app, db_config):
+    """PostgreSQL, READ COMMITTED: the move's UPDATE that replaces waiting turns finds the row
+    unclaimed, waits for the worker's uncommitted claim on it, and then must look at the row again.
+    Its conditions stand in its own WHERE, so it does, and leaves the claimed row alone; with them
+    in a subquery (as the per-seat cap had them) the row was marked while the worker delivered it,
+    and the delivered call read dead."""
+    url = db_config["SQLALCHEMY_DATABASE_URI"]
+    if not url.startswith("postgresql"):
+        pytest.skip("SQLite serialises writers (BEGIN IMMEDIATE): the move cannot read before the claim commits")
+    import sqlalchemy as sa
+
+    from .conftest import wait_for
+    game = start_game(nclient, move_time_hours=None, contact0={"webhook_url": "http://127.0.0.1:9/a"},
+                      contact1={"webhook_url": "http://127.0.0.1:9/b"})
+    [waiting] = [row for row in outbox_rows(notify_app) if row.seat == 0]
+    engine = sa.create_engine(url, **db_config.get("SQLALCHEMY_ENGINE_OPTIONS", {}))
+    worker = engine.connect()
+    try:
+        worker.execute(sa.text("UPDATE outbox SET claimed_by = 'w', claimed_until = now() + interval '5 minutes' "
+                               "WHERE id = :id"), {"id": waiting.id})  # the claim, not committed yet
+        moved = threading.Thread(target=queue_turn, args=(notify_app, game["id"]))
+        moved.start()
+        with engine.connect() as watcher:  # the move is waiting for the claim's row lock
+            assert wait_for(lambda: watcher.execute(sa.text(
+                "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+                "AND query LIKE 'UPDATE outbox SET status%'")).scalar()), "the move waits for the row"
+        worker.commit()
+        moved.join(30)
+    finally:
+        worker.close()
+        engine.dispose()
+    [claimed] = [row for row in outbox_rows(notify_app) if row.id == waiting.id]
+    assert claimed.status == "pending" and claimed.claimed_by == "w", "the worker's row, untouched"
+
+
+def queue_turn(app, game_id: str) -> None:
+    with app.app_context():
+        outbox.enqueue("webhook", "turn.started", "http://127.0.0.1:9/a", "{}", "msg_newer", game_id=game_id, seat=0)
+        db.session.commit()
