@@ -52,8 +52,8 @@ class DeliveriesQuerySchema(ma.Schema):
 
 
 class DeliverySchema(ma.Schema):
-    webhook_id = f.String(required=True, metadata={"description": "The call's webhook-id header, the same on "
-                                                                  "every retry and redelivery", "example": "msg_2b8..."})
+    webhook_id = f.String(required=True, metadata={
+        "description": "The call's webhook-id header, the same on every retry and redelivery", "example": "msg_2b8..."})
     event = f.String(required=True, metadata={"description": "The body's type", "example": "hand.ended"})
     version = f.Integer(required=True, allow_none=True, metadata={"description": "The game's version it tells"})
     status = f.String(required=True, validate=v.OneOf(["pending", "sent", "dead", "replaced"]), metadata={

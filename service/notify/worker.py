@@ -170,8 +170,8 @@ class Worker:
                                      f"its calls wait until {closed_until.isoformat()}", not_before=closed_until)
         try:
             status = webhooks.post(url, secret, row.message_id, row.payload, int(moment.timestamp()),
-                          outbox.within_lease(setting("WEBHOOK_TIMEOUT")), setting("WEBHOOK_ALLOW_PRIVATE"),
-                          connect_timeout=setting("WEBHOOK_CONNECT_TIMEOUT"))
+                                   outbox.within_lease(setting("WEBHOOK_TIMEOUT")), setting("WEBHOOK_ALLOW_PRIVATE"),
+                                   connect_timeout=setting("WEBHOOK_CONNECT_TIMEOUT"))
         except webhooks.WebhookError as exc:
             if exc.destination_down:
                 self.breaker.failed(destination, deadlines.now())

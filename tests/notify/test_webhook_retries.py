@@ -76,7 +76,7 @@ def test_a_failing_receiver_is_retried_until_the_horizon_then_dead_saying_why(nc
                                                                              clock, configure):
     configure(WEBHOOK_RETRY_HOURS=24.0, WEBHOOK_BREAKER_FAILURES=1000)
     game = seated_at(nclient, notify_app, receiver)
-    [hook] = queue(notify_app, game["id"], 0, receiver.url, "hand.ended")
+    queue(notify_app, game["id"], 0, receiver.url, "hand.ended")
     receiver.fail_next = 10_000  # 503 to everything, for more than a day
     worker = Worker("w")
     for _ in range(200):  # every retry as it falls due, to the last
