@@ -12,6 +12,7 @@ import pytest
 
 from service.core.extensions import db
 from service.notify import outbox, webhooks
+from service.notify.models import OutboxMessage
 from service.notify.worker import Worker
 
 from .conftest import DOMAIN, Receiver, outbox_rows, start_game, wait_for
@@ -152,32 +153,40 @@ def test_a_row_claimed_while_a_move_waits_for_its_lock_is_left_to_the_worker(ncl
     if not url.startswith("postgresql"):
         pytest.skip("SQLite serialises writers (BEGIN IMMEDIATE): the move cannot read before the claim commits")
     import sqlalchemy as sa
-
-    from .conftest import wait_for
     game = start_game(nclient, move_time_hours=None, contact0={"webhook_url": "http://127.0.0.1:9/a"},
                       contact1={"webhook_url": "http://127.0.0.1:9/b"})
-    [waiting] = [row for row in outbox_rows(notify_app) if row.seat == 0]
+    with notify_app.app_context():  # seat 0's one waiting call: a turn.started, which a newer one replaces
+        db.session.query(OutboxMessage).delete()
+        outbox.enqueue("webhook", "turn.started", "http://127.0.0.1:9/a", "{}", "msg_waiting", game_id=game["id"],
+                       seat=0)
+        db.session.commit()
+    [waiting] = outbox_rows(notify_app)
     engine = sa.create_engine(url, **db_config.get("SQLALCHEMY_ENGINE_OPTIONS", {}))
     worker = engine.connect()
     try:
         worker.execute(sa.text("UPDATE outbox SET claimed_by = 'w', claimed_until = now() + interval '5 minutes' "
                                "WHERE id = :id"), {"id": waiting.id})  # the claim, not committed yet
-        moved = threading.Thread(target=queue_turn, args=(notify_app, game["id"]))
+        move_pid = []
+        moved = threading.Thread(target=queue_turn, args=(notify_app, game["id"], move_pid))
         moved.start()
-        with engine.connect() as watcher:  # the move is waiting for the claim's row lock
-            assert wait_for(lambda: watcher.execute(sa.text(
-                "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
-                "AND query LIKE 'UPDATE outbox SET status%'")).scalar()), "the move waits for the row"
+        with engine.connect() as watcher:  # the move's connection is waiting for the claim's row lock
+            assert wait_for(lambda: move_pid and watcher.execute(sa.text(
+                "SELECT count(*) FROM pg_locks WHERE pid = :pid AND NOT granted"), {"pid": move_pid[0]}).scalar(),
+                timeout=120), "the move waits for the row"
         worker.commit()
-        moved.join(30)
+        moved.join(120)
     finally:
         worker.close()
         engine.dispose()
-    [claimed] = [row for row in outbox_rows(notify_app) if row.id == waiting.id]
+    claimed, newer = outbox_rows(notify_app)
     assert claimed.status == "pending" and claimed.claimed_by == "w", "the worker's row, untouched"
+    assert newer.message_id == "msg_newer" and newer.status == "pending"
 
 
-def queue_turn(app, game_id: str) -> None:
+def queue_turn(app, game_id: str, pid: list) -> None:
+    """A move queuing a turn.started for seat 0, on a connection whose backend id it tells first."""
+    from sqlalchemy import text
     with app.app_context():
+        pid.append(db.session.execute(text("SELECT pg_backend_pid()")).scalar())
         outbox.enqueue("webhook", "turn.started", "http://127.0.0.1:9/a", "{}", "msg_newer", game_id=game_id, seat=0)
         db.session.commit()
