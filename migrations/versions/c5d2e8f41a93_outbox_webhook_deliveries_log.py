@@ -1,7 +1,7 @@
 """outbox.attempted_at, response_code, redelivered_at: a webhook's deliveries log (issue 28)
 
 Revision ID: c5d2e8f41a93
-Revises: a8c41d2e9b70
+Revises: 3b9d27c41f6a
 Create Date: 2026-11-26 06:20:00.000000
 
 """
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 
 # revision identifiers, used by Alembic.
 revision = 'c5d2e8f41a93'
-down_revision = 'a8c41d2e9b70'
+down_revision = '3b9d27c41f6a'
 branch_labels = None
 depends_on = None
 
