@@ -17,7 +17,7 @@ from ..core.errors import Problem, register_codes
 from ..core.extensions import api, db, migrate
 from ..core.fastjson import deserialize, serialize
 from ..core.limits import init_limits
-from ..core.web import BEARER_SCHEME, App
+from ..core.web import BEARER_SCHEME, App, untyped_when_empty
 from ..games.codes import CLOCK_CODES, REPLAY_CODES
 from ..notify.codes import MAIL_CODES, WEBHOOK_CODES
 from ..players.codes import PLAYER_CODES
@@ -78,6 +78,7 @@ def create_app(config_overrides: dict | None = None):
     site.init_app(app)  # the pages people play on, and every answer's security headers
     admin.init_app(app)  # `flask admin`: suspend, rename, export and erase; suspended seats closed
     init_limits(app)  # RATELIMIT_* settings; see core/limits.py
+    app.after_request(untyped_when_empty)  # registered last, so it runs first: the others see no type
 
     expected_heads = database.migration_heads(migrations) if os.path.isdir(migrations) else set()
     app.extensions["gin_migration_heads"] = expected_heads  # /ready compares the database's with them

@@ -1,5 +1,5 @@
 """The components of openapi.yaml that name every feature's schemas: the rules as JSON Schema, the
-`Action` and `Event` unions, the views a `$ref` names, and the /openapi.json path flask-smorest
+`Action` and `Event` unions, the streams' event unions (`GameStreamEvent`, `PlayerStreamEvent`), the views a `$ref` names, and the /openapi.json path flask-smorest
 serves itself. Registered before anything else is documented (core.errors.ProblemApi calls it)."""
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from ..core.openapi import union
 from ..games.action_schemas import ACTION_SCHEMAS
 from ..games.event_schemas import EVENT_SCHEMAS
 from ..games.schemas import rules_schema
+from ..games.stream_docs import GAME_STREAM_EVENTS, VIEW_EVENT
 from ..games.table_schemas import (
     TABLE_EVENT_SCHEMAS,
     TableResultSchema,
@@ -16,6 +17,8 @@ from ..games.table_schemas import (
 )
 from ..games.view_schemas import GameViewSchema, MatchResultSchema
 from ..players.schemas import PublicTableViewSchema, PublicViewSchema
+from ..players.stream_schemas import PLAYER_STREAM_SCHEMAS
+from ..series.stream_schemas import SERIES_STREAM_SCHEMAS
 
 
 def register(spec, ma_plugin) -> None:
@@ -42,3 +45,10 @@ def register(spec, ma_plugin) -> None:
           "One event of the history as this seat may see it: `type` says which, and which fields it has. "
           "Cards the seat may not see yet (the opponent's stock draws, the knocker's face-down discard, "
           "the opponent's dealt cards) are left out until the hand is over.")
+    spec.components.schema("ViewEvent", component=VIEW_EVENT)
+    union(converter, "GameStreamEvent", GAME_STREAM_EVENTS,
+          "The data of an event of GET /games/{game_id}/stream, by its `event` (the frame's `event:` too).",
+          discriminator="event")
+    union(converter, "PlayerStreamEvent", {**PLAYER_STREAM_SCHEMAS, **SERIES_STREAM_SCHEMAS},
+          "The data of an event of GET /me/stream: `type` says which (the frame's `event:` too), and which "
+          "fields it has; `seq` is the frame's `id`.")

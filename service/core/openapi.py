@@ -48,14 +48,17 @@ def nullable_enum(converter, field, ret: dict, **_kwargs) -> dict:
                       {"type": "null"}]}
 
 
-def union(converter, name: str, members: dict[str, type[ma.Schema]], description: str) -> dict:
-    """Register `name` as a oneOf of `members` (discriminator value -> schema) and return its $ref."""
-    refs = {value: converter.resolve_nested_schema(schema)["$ref"] for value, schema in members.items()}
+def union(converter, name: str, members: dict[str, type[ma.Schema]], description: str,
+          discriminator: str = "type") -> dict:
+    """Register `name` as a oneOf of `members` (discriminator value -> schema, a schema class or a
+    component's name) and return its $ref."""
+    refs = {value: ref(schema)["$ref"] if isinstance(schema, str) else converter.resolve_nested_schema(schema)["$ref"]
+            for value, schema in members.items()}
     distinct = list(dict.fromkeys(refs.values()))
     converter.spec.components.schema(name, component={
         "description": description,
         "oneOf": [{"$ref": ref} for ref in distinct],
-        "discriminator": {"propertyName": "type", "mapping": refs},
+        "discriminator": {"propertyName": discriminator, "mapping": refs},
     })
     return {"$ref": f"#/components/schemas/{name}"}
 

@@ -36,6 +36,14 @@ class App(Flask):
             return super().ensure_sync(func)
 
 
+def untyped_when_empty(response):
+    """After every request: a 204 or 304 has no body, so no Content-Type (werkzeug would call it
+    text/html, and a client would take the end of a stream, or a not-modified view, for a page)."""
+    if response.status_code in (204, 304):
+        response.headers.pop("Content-Type", None)
+    return response
+
+
 BEARER = [{"bearerAuth": []}]
 BEARER_SCHEME = {"type": "http", "scheme": "bearer",
                  "description": "The seat token from POST /games or POST /games/{game_id}/join"}

@@ -38,6 +38,7 @@ from .schemas import (
     JoinGameSchema,
     WaitQuerySchema,
 )
+from .stream_docs import GAME_STREAM_EVENTS, event_stream, last_event_id
 from .view_schemas import VIEW_EXAMPLE
 
 games = Blueprint("games", __name__, description="Games, seats, moves and history")
@@ -69,27 +70,18 @@ def json_answer(text: str, status: int, version: int) -> Response:
     return Response(text + "\n", status=status, mimetype="application/json", headers=etag_headers(version))
 
 
-LAST_EVENT_ID = {"in": "header", "name": "Last-Event-ID", "required": False,
-                 "schema": {"type": "string", "pattern": "^[0-9]{0,12}$"},
-                 "description": "The id of the last event received (a version): the stream starts after it. "
-                                "Empty: as if not sent"}
-SSE_EVENT = {  # one event of the stream, field by field (as OpenAPI 3.2's itemSchema describes them)
-    "type": "object",
-    "properties": {
-        "id": {"type": "string", "pattern": "^[0-9]+$", "description": "The game's version"},
-        "event": {"type": "string", "enum": ["view"]},
-        "data": {"type": "string", "contentMediaType": "application/json",
-                 "description": "The view, as GET /games/{game_id} answers it (GameView)"},
-        "retry": {"type": "integer", "description": "Milliseconds to wait before reconnecting"},
-    },
-}
+LAST_EVENT_ID = last_event_id("The id of the last event received (a version): the stream starts after it. "
+                              "Empty: as if not sent")
 STREAM_DESCRIPTION = (
-    "`text/event-stream`. Each event is `id: <version>`, `event: view`, `data: <the view, as GET answers it>`; "
-    "the first is the current view (left out when Last-Event-ID names the current version). "
+    "`text/event-stream`. Each event is `id: <version>`, `event: view`, `data: <the view, as GET answers it, "
+    "with `\"event\": \"view\"` added>` (a `GameStreamEvent`); the first is the current view (left out when "
+    "Last-Event-ID names the current version). "
     "A comment line (`: keep-alive`) is sent every 15 s while nothing happens. Views are whole states: "
     "after a reconnection the first event is the newest view, so nothing is lost and none is sent twice. "
     "The stream ends when the match is over, after an hour, or when the server restarts; reconnect with "
     "Last-Event-ID. At most 4 waiting requests (streams and long-polls) per token: more get 429.")
+STREAM_EXAMPLE = (f"retry: 2000\n\nid: {VIEW_EXAMPLE['version']}\nevent: view\n"
+                  f"data: {json.dumps({'event': 'view', **VIEW_EXAMPLE}, separators=(',', ':'))}\n\n: keep-alive\n\n")
 
 
 def links(game_id: str) -> dict:
@@ -157,10 +149,11 @@ def get_game(query, game_id):
 
 
 @games.route("/games/<game_id>/stream", methods=["GET"])
-@games.doc(operationId="streamGame", security=BEARER, parameters=[LAST_EVENT_ID], responses={"200": {
-    "description": STREAM_DESCRIPTION, "content": {"text/event-stream": {"schema": SSE_EVENT}}},
+@games.doc(operationId="streamGame", security=BEARER, parameters=[LAST_EVENT_ID], responses={
+    "200": event_stream(STREAM_DESCRIPTION, "GameStreamEvent", list(GAME_STREAM_EVENTS), "The game's version",
+                        STREAM_EXAMPLE),
     "204": {"description": "The match is over and Last-Event-ID names its last version: nothing more "
-                           "will come (EventSource stops reconnecting)"}})
+                           "will come (EventSource stops reconnecting). No body, and no Content-Type"}})
 @problems(games, "invalid-token", "validation-error", "too-many-waiters")
 def stream_game(game_id):
     """The caller's view as Server-Sent Events: now, and after every change (`id` is the version)."""
@@ -168,7 +161,7 @@ def stream_game(game_id):
     version, _, view = views.read_view(game_id, token)
     last_seen = waiting.last_event_id()
     if last_seen == version and waiting.is_finished(view):
-        return Response(status=204)
+        return Response(status=204)  # no Content-Type: core.web.untyped_when_empty takes it off
     slot = waiting.take_game_slot(game_id)
     db.session.rollback()  # a stream holds no pooled connection between its reads
     response = Response(stream_with_context(waiting.stream(game_id, token, version, view, last_seen, slot)),

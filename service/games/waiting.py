@@ -86,7 +86,10 @@ def is_finished(view_text: str) -> bool:
 
 
 def sse_view(version: int, view_text: str) -> str:
-    return f"id: {version}\nevent: view\ndata: {view_text}\n\n"
+    """One frame: the view (stored as JSON text, an object) with the event's name added, the
+    property the contract's GameStreamEvent union is discriminated on."""
+    return f'id: {version}\nevent: view\ndata: {{"event":"view",{view_text.lstrip()[1:]}\n\n'
+
 
 
 def stream(game_id: str, token: str, version: int, view_text: str, last_seen: int | None, slot: Slot):

@@ -11,6 +11,7 @@ from ..core.extensions import db
 from ..core.tokens import hash_secret
 from ..core.web import BEARER, bearer_token, body_required, etag_headers, problems
 from ..games import seating, store, views, waiting
+from ..games.stream_docs import event_stream, last_event_id
 from ..games.view_schemas import VIEW_EXAMPLE
 from ..rules import Rules
 from . import accounts, stream
@@ -25,6 +26,7 @@ from .schemas import (
     PlayerTokenSchema,
     SeatedSchema,
 )
+from .stream_schemas import PLAYER_STREAM_EVENTS
 
 players = Blueprint("players", __name__, description="Players: an account, its games and its stream of events")
 PLAYER_EXAMPLE = {"id": 7, "name": "Ann", "email": None, "bot": False, "created_at": "2030-01-01T12:00:00+00:00",
@@ -172,38 +174,21 @@ def join_as_player(args, game_id):
     return body, 201, etag_headers(game.version)
 
 
-SSE_PLAYER_EVENT = {
-    "type": "object",
-    "properties": {
-        "id": {"type": "string", "pattern": "^[0-9]+$", "description": "The event's seq in your stream"},
-        "event": {"type": "string", "enum": ["challenge_received", "challenge_accepted", "challenge_declined",
-                                             "challenge_cancelled", "game_started", "your_turn", "opponent_moved",
-                                             "game_over", "rematch_offered", "series_offered",
-                                             "series_declined", "series_over"]},
-        "data": {"type": "string", "contentMediaType": "application/json",
-                 "description": "The event as JSON: seq, type, created_at, and by type: game_id, seat, version; "
-                                "game_started: opponent (null at a table), rules, and at a table players (names by seat); "
-                                "your_turn: view (as GET /games/{game_id} answers it); opponent_moved: events "
-                                "(as GET /games/{game_id}/events shows them to you); game_over: result; "
-                                "challenge_*: challenge or challenge_id; rematch_offered: game_id, challenge; "
-                                "series_offered, series_declined: series_id, by; series_over: series_id, winner"},
-    },
-    "required": ["id", "event", "data"],
-}
-LAST_EVENT_ID = {"in": "header", "name": "Last-Event-ID", "required": False,
-                 "schema": {"type": "string", "pattern": "^[0-9]{0,12}$"},
-                 "description": "The id of the last event received: the stream starts after it (0: from the "
-                                "first). Absent or empty: only events from now on"}
+LAST_EVENT_ID = last_event_id("The id of the last event received: the stream starts after it (0: from the "
+                              "first). Absent or empty: only events from now on")
+STREAM_EXAMPLE = (': connected\n\nid: 3\nevent: challenge_accepted\ndata: {"seq":3,"type":"challenge_accepted",'
+                  '"created_at":"2030-01-01T12:00:00+00:00","challenge_id":"q9VbA0lW5yq2Lk1l3cJ9Rw",'
+                  '"game_id":"MKsaxqYqE1pJxqt2oSEDug","by":"Bob"}\n\n: keep-alive\n\n')
 
 
 @players.route("/me/stream", methods=["GET"])
-@players.doc(operationId="streamMe", security=BEARER, parameters=[LAST_EVENT_ID], responses={"200": {
-    "description": "`text/event-stream`: each event is `id: <seq>`, `event: <type>`, `data: <JSON>`, in order, "
-                   "each once. Connect first, then read GET /me/games for what is already pending. A comment "
-                   "line (`: keep-alive`) every 15 s while nothing happens. The stream ends after an hour, when "
-                   "the server restarts, or when the token is rotated; reconnect with Last-Event-ID. At most 4 "
-                   "waiting requests per token: more get 429.",
-    "content": {"text/event-stream": {"schema": SSE_PLAYER_EVENT}}}})
+@players.doc(operationId="streamMe", security=BEARER, parameters=[LAST_EVENT_ID], responses={"200": event_stream(
+    "`text/event-stream`: each event is `id: <seq>`, `event: <type>`, `data: <JSON>` (a `PlayerStreamEvent`, "
+    "whose `type` is the event's), in order, each once. Connect first, then read GET /me/games for what is "
+    "already pending. A comment line (`: keep-alive`) every 15 s while nothing happens. The stream ends after "
+    "an hour, when the server restarts, or when the token is rotated; reconnect with Last-Event-ID. At most "
+    "4 waiting requests per token: more get 429.",
+    "PlayerStreamEvent", PLAYER_STREAM_EVENTS, "The event's seq in your stream", STREAM_EXAMPLE)})
 @problems(players, "invalid-token", "validation-error", "too-many-waiters")
 def stream_me():
     """Everything that concerns you, as Server-Sent Events: challenges, games started, your turn (with

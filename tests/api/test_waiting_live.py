@@ -165,6 +165,26 @@ def test_a_stream_resumes_after_its_last_event_id_with_nothing_lost_or_doubled(p
     assert denied.status_code == 401 and denied.json()["code"] == "invalid-token"
 
 
+def test_a_finished_match_stream_ends_with_a_204_that_has_no_body_and_no_content_type(pair):
+    """The end of a match's stream is no page: werkzeug's default text/html made clients (and
+    validators) take the 204 for HTML. The long-poll's 304 has no body either."""
+    _, _, (one, _) = pair
+    game = new_game(one)
+    finished = requests.post(f"{one}/games/{game['id']}/actions", json={"type": "resign"},
+                             headers=bearer(game["tokens"][0]), timeout=10).json()
+    last = Stream(one, game, 0)
+    frame = last.next_event()
+    assert frame["id"] == finished["version"] and frame["data"]["event"] == "view"  # the name it is told apart by
+    assert frame["data"]["status"] == "finished" and last.next_event() is None  # the stream ends with the match
+    ended = requests.get(f"{one}/games/{game['id']}/stream", timeout=10,
+                         headers=bearer(game["tokens"][0], **{"Last-Event-ID": str(finished["version"])}))
+    assert ended.status_code == 204 and ended.content == b""
+    assert "Content-Type" not in ended.headers, ended.headers
+    same = requests.get(f"{one}/games/{game['id']}", timeout=10,
+                        headers=bearer(game["tokens"][0], **{"If-None-Match": f'"{finished["version"]}"'}))
+    assert same.status_code == 304 and "Content-Type" not in same.headers, same.headers
+
+
 def test_two_hundred_waiting_clients_are_answered_and_moves_go_through_meanwhile(pair):
     _, _, bases = pair
     games = [new_game(bases[n % 2]) for n in range(50)]
