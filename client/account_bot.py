@@ -24,13 +24,15 @@ import time
 import uuid
 
 import requests
+import urllib3  # installed with requests: a stream read raw raises its errors
 
 if __package__:  # as part of the `client` package
-    from . import bot
+    from . import api as http, bot
 else:  # as a script, with bot.py (and gin.py, its gin_*.py modules, api.py) beside it
     _here = os.path.dirname(os.path.abspath(__file__))
     if _here not in sys.path:  # python -P or -I, or loaded by its path from elsewhere
         sys.path.insert(0, _here)
+    import api as http
     import bot  # by name: in sys.modules, where dataclasses look their module up
 
 log = logging.getLogger("gin.account_bot")
@@ -127,19 +129,16 @@ class AccountBot:
                         raise SystemExit("account_bot: the player token was refused (rotated or revoked?)")
                     if response.status_code != 200:
                         raise requests.ConnectionError(f"stream answered {response.status_code}")
-                    delay, event_id = 1.0, None
-                    for line in response.iter_lines(decode_unicode=True):
+                    delay = 1.0
+                    if not caught_up:  # the stream's start was fixed when the server answered:
+                        self.catch_up()  # nothing from here on can be missed
+                        caught_up = True
+                    for event_id, _event, data in http.sse_frames(http.lines_as_they_come(response)):
                         if self.stop.is_set():
                             return
-                        if line == ": connected" and not caught_up:
-                            self.catch_up()  # the stream is open: nothing from here on can be missed
-                            caught_up = True
-                        elif line.startswith("id: "):
-                            event_id = int(line[4:])
-                        elif line.startswith("data: "):
-                            self.handle(json.loads(line[6:]))
-                            self.last_event_id = event_id
-            except (requests.RequestException, ValueError) as exc:
+                        self.handle(json.loads(data))
+                        self.last_event_id = int(event_id)
+            except (requests.RequestException, urllib3.exceptions.HTTPError, ValueError) as exc:
                 log.warning("stream lost (%s); reconnecting in %.0f s", exc, delay)
                 self.stop.wait(delay)
                 delay = min(delay * 2, 30.0)

@@ -262,29 +262,28 @@ class StreamEnded(Exception):
     """The server says nothing more will come (204): the match is over and its last view was seen."""
 
 
-def read_events(lines: Iterator[str]) -> Iterator[tuple[str | None, str, str]]:
-    """Server-Sent Events from text lines: (id, event, data) per event; comments (keep-alives) and
-    `retry:` lines are skipped."""
-    event_id, event, data = None, "message", []
+# The README's "Reading the streams" shows this function as it is here (tests/client/test_stream_reader.py
+# holds the two equal): one reader of Server-Sent Events for the README, the CLI and the bots.
+def sse_frames(lines, last_id=None):
+    """(id, event, data) for each frame of a text/event-stream, from its lines; comments are skipped."""
+    event, data = "message", []
     for line in lines:
-        if line == "":
+        if line == "":  # a blank line ends a frame
             if data:
-                yield event_id, event, "\n".join(data)
+                yield last_id, event, "\n".join(data)
             event, data = "message", []
-            continue
-        if line.startswith(":"):
-            continue
-        field, _, value = line.partition(":")
-        value = value[1:] if value.startswith(" ") else value
-        if field == "id":
-            event_id = value
-        elif field == "event":
-            event = value
-        elif field == "data":
-            data.append(value)
+        elif not line.startswith(":"):  # ": keep-alive" is a comment
+            field, _, value = line.partition(":")
+            value = value.removeprefix(" ")
+            if field == "id":
+                last_id = value  # kept until the next id: what Last-Event-ID sends on reconnecting
+            elif field == "event":
+                event = value
+            elif field == "data":
+                data.append(value)
 
 
-def _lines_as_they_come(response: requests.Response) -> Iterator[str]:
+def lines_as_they_come(response: requests.Response) -> Iterator[str]:
     """The body's lines as soon as each is complete. requests' iter_lines waits for a whole chunk
     (512 bytes) before it yields, which would hold an event back until enough keep-alives came."""
     raw = response.raw
@@ -330,7 +329,7 @@ def stream(api: "Api", game_id: str, last_event_id: int | None = None, until: fl
             timer.daemon = True
             timer.start()
         try:
-            for _event_id, event, data in read_events(_lines_as_they_come(response)):
+            for _event_id, event, data in sse_frames(lines_as_they_come(response)):
                 if event == "view":
                     yield json.loads(data)
         except (requests.ConnectionError, requests.Timeout, requests.exceptions.ChunkedEncodingError,
@@ -430,7 +429,7 @@ def player_events(api: "Api", last_event_id: int | None = None, until: float | N
                     timer.daemon = True
                     timer.start()
                 try:
-                    for event_id, _event, data in read_events(_lines_as_they_come(response)):
+                    for event_id, _event, data in sse_frames(lines_as_they_come(response)):
                         event = json.loads(data)
                         last_event_id = int(event_id) if event_id and event_id.isdigit() else last_event_id
                         yield event

@@ -5,11 +5,11 @@ or Authorization headers."""
 from __future__ import annotations
 
 import mimetypes
-from pathlib import Path
 
 from flask import Blueprint, abort, render_template, send_from_directory
 
 from ..games.store import could_be_game_id
+from . import readme
 
 mimetypes.add_type("application/manifest+json", ".webmanifest")  # not in every system's table
 
@@ -71,41 +71,13 @@ def service_worker():
     return response
 
 
-README = Path(__file__).resolve().parents[2] / "README.md"
-
-
 @site.route("/docs/walkthrough", methods=["GET"])
 def walkthrough():
     """The README's "A turn with curl", as a page: where /docs sends people to start."""
-    if not README.is_file():
+    blocks = readme.section("A turn with curl")
+    if not blocks:
         abort(404)
-    text = README.read_text(encoding="utf-8")
-    start = text.find("## A turn with curl")
-    section = text[start:text.find("\n## ", start + 1)] if start >= 0 else ""
-    return render_template("walkthrough.html", blocks=_markdown_blocks(section))
-
-
-def _markdown_blocks(markdown: str) -> list[tuple[str, str]]:
-    """("h2"|"p"|"pre", text) blocks: enough markdown for one README section."""
-    blocks, lines, fenced = [], [], False
-    for line in markdown.splitlines() + [""]:
-        if line.startswith("```"):
-            if fenced:
-                blocks.append(("pre", "\n".join(lines)))
-            elif lines:
-                blocks.append(("p", " ".join(lines)))
-            lines, fenced = [], not fenced
-        elif fenced:
-            lines.append(line)
-        elif line.startswith("## "):
-            blocks.append(("h2", line[3:]))
-        elif not line.strip() or line.startswith("<!--"):
-            if lines:
-                blocks.append(("p", " ".join(lines)))
-            lines = []
-        else:
-            lines.append(line)
-    return blocks
+    return render_template("walkthrough.html", blocks=blocks)
 
 
 def _game_id(game_id: str) -> str:

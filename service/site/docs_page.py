@@ -7,6 +7,7 @@ import re
 from html import escape
 
 from ..core.errors import CATALOGUE
+from .readme import section
 
 MAX_EXAMPLE = 1800  # characters of an example shown; the whole one is in /openapi.json
 
@@ -38,10 +39,28 @@ def render(spec: dict) -> str:
         'curl, step by step: <a href="/docs/walkthrough">the README\'s walkthrough</a>. Authenticated '
         "operations take <code>Authorization: Bearer &lt;seat token&gt;</code>. Errors are RFC 9457 "
         "problem documents (<code>application/problem+json</code>) with a stable <code>code</code>: "
-        '<a href="#problems">the list</a>.</p>'
+        '<a href="#problems">the list</a>. The two streams, and a reader of them: '
+        '<a href="#streams">Reading the streams</a>.</p>'
+        f"{_streams()}"
         f'<h2>Operations</h2><ul class="toc">{"".join(toc)}</ul>{"".join(parts)}'
         '<h2 id="problems">Problem codes</h2><table class="sheet"><tr><th>code</th><th>status</th>'
         f"<th>meaning</th></tr>{problems}</table></main></body></html>")
+
+
+def _streams() -> str:
+    """The README's "Reading the streams": what the two streams send, and a reader in Python and in
+    TypeScript (their code as the README has it, which its tests run and type-check)."""
+    out, readers = [], 0
+    for kind, text in section("Reading the streams"):
+        if kind == "h2":
+            out.append(f'<h2 id="streams">{escape(text)}</h2>')
+        elif kind == "pre":  # it may scroll sideways: keyboard users can scroll it too
+            readers += 1
+            out.append(f'<pre class="code" role="region" tabindex="0" aria-label="Code example {readers}">'
+                       f"{escape(text)}</pre>")
+        else:
+            out.append(f"<p>{_text(text)}</p>")
+    return "".join(out)
 
 
 def _operation(anchor: str, method: str, path: str, op: dict, schemas: dict) -> str:

@@ -89,6 +89,17 @@ def test_served_spec_and_docs_page(spec_app, generated):
         assert f'id="problem-{code}"' in html
 
 
+def test_the_docs_page_shows_how_to_read_the_streams(spec_app):
+    """The README's "Reading the streams", readers and all, is on /docs, where client authors look."""
+    from html import unescape
+
+    from .test_readme import block
+    html = spec_app.test_client().get("/docs").get_data(as_text=True)
+    assert '<h2 id="streams">Reading the streams</h2>' in html and 'href="#streams"' in html
+    for name in ("stream-reader", "stream-reader-ts"):
+        assert block(name).rstrip("\n") in unescape(html)
+
+
 def test_served_yaml_is_the_checked_in_contract(spec_app):
     response = spec_app.test_client().get("/openapi.yaml")
     assert response.status_code == 200 and response.mimetype == "application/yaml"

@@ -1,17 +1,22 @@
 """Clients generated from openapi.yaml, as a third party would make them: Python with
-openapi-python-client (it plays a whole match against a real server through its typed functions),
-and TypeScript with openapi-typescript (a small bot written against the types passes
+openapi-python-client (it plays a whole match against a real server through its typed functions,
+and reads every frame of both streams into its generated event classes), and TypeScript with
+openapi-typescript (a small bot and consumers of both streams, written against the types, pass
 `tsc --noEmit --strict`). Neither generator may warn. They skip, saying why, where the generator
 or node is missing; .ci/run installs both (pip's test extra, `npm ci` in clients/ts)."""
 from __future__ import annotations
 
 import importlib
+import json
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+import yaml
+
+from .streams import PLAYER_EVENTS, every_player_event, frames
 
 ROOT = Path(__file__).resolve().parents[2]
 SPEC = ROOT / "openapi.yaml"
@@ -142,6 +147,56 @@ def choose(view):
     return next((a for a in discards if a.card == best), discards[0] if discards else legal[0])
 
 
+def stream_classes(models) -> dict[str, dict[str, type]]:
+    """Per stream union of openapi.yaml, its discriminator's values and the generated class of each."""
+    unions = yaml.safe_load(SPEC.read_text())["components"]["schemas"]
+    found = {}
+    for union, discriminator in (("GameStreamEvent", "event"), ("PlayerStreamEvent", "type")):
+        assert unions[union]["discriminator"]["propertyName"] == discriminator
+        found[union] = {name: getattr(models, target.rsplit("/", 1)[1])
+                        for name, target in unions[union]["discriminator"]["mapping"].items()}
+    return found
+
+
+def test_the_python_client_has_a_class_per_stream_event_and_reads_both_real_streams(generated_python, live_server):
+    """Every frame of a real game stream and of two real player streams, read with the client's
+    reader, is one of the generated event classes, chosen by the discriminator its data carries; and
+    the generated stream function hands the body over as text instead of parsing it as JSON."""
+    from gin_generated import AuthenticatedClient, models
+    from gin_generated.api.games import stream_game
+    from gin_generated.api.players import stream_me
+    classes = stream_classes(models)
+    assert set(classes["GameStreamEvent"]) == {"view"} and set(classes["PlayerStreamEvent"]) == PLAYER_EVENTS
+    story = every_player_event(live_server)
+
+    game_frames = list(frames(f"{live_server}/games/{story['game']}/stream", story["ann"]))
+    assert game_frames  # a finished match's stream: its last view, then the end
+    for frame_id, event, text in game_frames:
+        data = json.loads(text)
+        parsed = classes["GameStreamEvent"][data["event"]].from_dict(data)
+        assert parsed.event.value == event == "view" and int(frame_id) == data["version"]
+        assert models.GameView.from_dict(data).status == models.GameViewStatus.FINISHED  # the view, typed
+
+    seen = set()
+    for player in ("ann", "bob"):
+        for frame_id, event, text in frames(f"{live_server}/me/stream", story[player], "0", stop_at="series_over"):
+            data = json.loads(text)
+            parsed = classes["PlayerStreamEvent"][data["type"]].from_dict(data)
+            assert parsed.type_.value == event and parsed.seq == int(frame_id)
+            seen.add(event)
+    assert seen == PLAYER_EVENTS
+
+    # The generated functions read the text/event-stream body as text (the spec used to declare a
+    # JSON object, and stream_me failed with a ValueError on a real frame).
+    answer = stream_game.sync_detailed(game_id=story["game"], client=AuthenticatedClient(live_server, token=story["ann"]))
+    assert answer.status_code == 200 and isinstance(answer.parsed, str) and "event: view" in answer.parsed
+    import httpx
+    body = "".join(f"id: {i}\nevent: {e}\ndata: {d}\n\n" for i, e, d in frames(
+        f"{live_server}/me/stream", story["bob"], "0", stop_at="series_over"))
+    assert stream_me._parse_response(client=AuthenticatedClient(live_server, token=story["bob"]),
+                                     response=httpx.Response(200, text=body)) == body
+
+
 def npm_tools() -> Path:
     if shutil.which("node") is None:
         pytest.skip("node is not installed: the TypeScript client is not checked")
@@ -151,7 +206,9 @@ def npm_tools() -> Path:
     return bin_folder
 
 
-def test_the_typescript_client_generates_without_warnings_and_a_bot_type_checks():
+def test_the_typescript_client_generates_without_warnings_and_a_bot_and_stream_consumers_type_check():
+    """bot.ts, and stream.ts: the README's fetch reader and a consumer of each stream that switches
+    on the discriminator of the generated event unions (GameStreamEvent, PlayerStreamEvent)."""
     tools = npm_tools()
     out = TS / "generated" / "api.d.ts"
     out.parent.mkdir(exist_ok=True)
@@ -164,3 +221,6 @@ def test_the_typescript_client_generates_without_warnings_and_a_bot_type_checks(
     checked = subprocess.run([str(tools / "tsc"), "--noEmit", "--strict", "-p", str(TS)],
                              capture_output=True, text=True, timeout=300, cwd=TS)
     assert checked.returncode == 0, checked.stdout + checked.stderr
+    consumers = (TS / "stream.ts").read_text()
+    assert 'Schemas["PlayerStreamEvent"]' in consumers and "switch (data.type)" in consumers
+    assert 'Schemas["GameStreamEvent"]' in consumers and "switch (data.event)" in consumers

@@ -1,0 +1,75 @@
+"""Real streams for the stream-reading tests: a scenario between two players that puts every event
+type of the player stream on their streams, and the frames of a stream read with the client's one
+reader (client/api.py's sse_frames, the README's)."""
+from __future__ import annotations
+
+import threading
+import uuid
+
+import requests
+
+from client.api import lines_as_they_come, sse_frames
+
+PLAYER_EVENTS = {"challenge_received", "challenge_accepted", "challenge_declined", "challenge_cancelled",
+                 "game_started", "your_turn", "opponent_moved", "game_over", "rematch_offered",
+                 "series_offered", "series_declined", "series_over"}
+
+
+def bearer(token: str, **headers) -> dict:
+    return {"Authorization": f"Bearer {token}", **headers}
+
+
+def post(base: str, path: str, token: str | None = None, body: dict | None = None, status: int = 201) -> dict:
+    answer = requests.post(f"{base}{path}", json=body if body is not None else {},
+                           headers=bearer(token) if token else {}, timeout=30)
+    assert answer.status_code == status, (path, answer.status_code, answer.text)
+    return answer.json()
+
+
+def every_player_event(base: str) -> dict:
+    """Ann and Bob, players, go through every kind of event: a challenge declined, one withdrawn, one
+    accepted and its game played (a move, a resignation), a rematch offered, a series declined and a
+    series of one game played to its end (series_over, the last event of each stream).
+    Answers {"ann", "bob": player tokens, "game": the finished game's id}."""
+    suffix = uuid.uuid4().hex[:6]
+    ann = post(base, "/players", body={"name": f"Ann{suffix}"})["token"]
+    bob_name = f"Bob{suffix}"
+    bob = post(base, "/players", body={"name": bob_name})["token"]
+    offer = {"to": bob_name, "rules": {"preset": "standard", "target": 10}}
+    declined = post(base, "/challenges", ann, offer)["challenge_id"]
+    post(base, f"/challenges/{declined}/decline", bob, {"reason": "busy"}, status=200)
+    withdrawn = post(base, "/challenges", ann, offer)["challenge_id"]
+    post(base, f"/challenges/{withdrawn}/cancel", ann, status=200)
+    taken = post(base, "/challenges", ann, offer)["challenge_id"]
+    game = post(base, f"/challenges/{taken}/accept", bob)["game_id"]
+    view = requests.get(f"{base}/games/{game}", headers=bearer(ann), timeout=30).json()
+    mover = ann if view["to_move"] == view["seat"] else bob
+    view = requests.get(f"{base}/games/{game}", headers=bearer(mover), timeout=30).json()
+    post(base, f"/games/{game}/actions", mover, view["legal_actions"][0], status=200)
+    post(base, f"/games/{game}/actions", bob if mover == ann else ann, {"type": "resign"}, status=200)
+    post(base, f"/games/{game}/rematch", ann)
+    series = {"to": bob_name, "kind": "best_of", "matches": 1}
+    refused = post(base, "/series", ann, series)["series_id"]
+    post(base, f"/series/{refused}/decline", bob, status=200)
+    played = post(base, "/series", ann, series)["series_id"]
+    first = post(base, f"/series/{played}/accept", bob)["games"][0]["game_id"]
+    post(base, f"/games/{first}/actions", ann, {"type": "resign"}, status=200)
+    return {"ann": ann, "bob": bob, "game": game}
+
+
+def frames(url: str, token: str, last_id: str | None = None, stop_at: str | None = None, seconds: float = 60):
+    """(id, event, data) of each frame of a real stream, until the server ends it, a frame whose
+    event is `stop_at` has come, or `seconds` have passed (the stream is then closed)."""
+    headers = bearer(token, Accept="text/event-stream", **({"Last-Event-ID": last_id} if last_id else {}))
+    with requests.get(url, headers=headers, stream=True, timeout=(5, 60)) as response:
+        assert response.status_code == 200, response.text
+        timer = threading.Timer(seconds, response.close)
+        timer.daemon = True
+        timer.start()
+        try:
+            for frame in sse_frames(lines_as_they_come(response)):
+                yield frame
+                if frame[1] == stop_at:
+                    return
+        finally:
+            timer.cancel()
