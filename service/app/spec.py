@@ -9,7 +9,13 @@ from ..core.openapi import union
 from ..games.action_schemas import ACTION_SCHEMAS
 from ..games.event_schemas import EVENT_SCHEMAS
 from ..games.schemas import rules_schema
-from ..games.stream_docs import GAME_STREAM_EVENTS, VIEW_EVENT
+from ..games.stream_docs import (
+    GAME_STREAM_EVENTS,
+    VIEW_EVENT,
+    GameViewEventSchema,
+    TableViewEventSchema,
+    frame,
+)
 from ..games.table_schemas import (
     TABLE_EVENT_SCHEMAS,
     TableResultSchema,
@@ -45,10 +51,17 @@ def register(spec, ma_plugin) -> None:
           "One event of the history as this seat may see it: `type` says which, and which fields it has. "
           "Cards the seat may not see yet (the opponent's stock draws, the knocker's face-down discard, "
           "the opponent's dealt cards) are left out until the hand is over.")
+    for schema in (GameViewEventSchema, TableViewEventSchema):
+        converter.resolve_nested_schema(schema)  # named by ViewEvent
     spec.components.schema("ViewEvent", component=VIEW_EVENT)
     union(converter, "GameStreamEvent", GAME_STREAM_EVENTS,
           "The data of an event of GET /games/{game_id}/stream, by its `event` (the frame's `event:` too).",
           discriminator="event")
-    union(converter, "PlayerStreamEvent", {**PLAYER_STREAM_SCHEMAS, **SERIES_STREAM_SCHEMAS},
+    player_events = {**PLAYER_STREAM_SCHEMAS, **SERIES_STREAM_SCHEMAS}
+    union(converter, "PlayerStreamEvent", player_events,
           "The data of an event of GET /me/stream: `type` says which (the frame's `event:` too), and which "
           "fields it has; `seq` is the frame's `id`.")
+    spec.components.schema("GameStreamFrame", component=frame("GameStreamEvent", list(GAME_STREAM_EVENTS),
+                                                              "The game's version"))
+    spec.components.schema("PlayerStreamFrame", component=frame("PlayerStreamEvent", list(player_events),
+                                                                "The event's seq in your stream"))

@@ -38,7 +38,7 @@ from .schemas import (
     JoinGameSchema,
     WaitQuerySchema,
 )
-from .stream_docs import GAME_STREAM_EVENTS, event_stream, last_event_id
+from .stream_docs import event_stream, last_event_id
 from .view_schemas import VIEW_EXAMPLE
 
 games = Blueprint("games", __name__, description="Games, seats, moves and history")
@@ -150,8 +150,7 @@ def get_game(query, game_id):
 
 @games.route("/games/<game_id>/stream", methods=["GET"])
 @games.doc(operationId="streamGame", security=BEARER, parameters=[LAST_EVENT_ID], responses={
-    "200": event_stream(STREAM_DESCRIPTION, "GameStreamEvent", list(GAME_STREAM_EVENTS), "The game's version",
-                        STREAM_EXAMPLE),
+    "200": event_stream(STREAM_DESCRIPTION, "GameStreamFrame", STREAM_EXAMPLE),
     "204": {"description": "The match is over and Last-Event-ID names its last version: nothing more "
                            "will come (EventSource stops reconnecting). No body, and no Content-Type"}})
 @problems(games, "invalid-token", "validation-error", "too-many-waiters")

@@ -26,7 +26,6 @@ from .schemas import (
     PlayerTokenSchema,
     SeatedSchema,
 )
-from .stream_schemas import PLAYER_STREAM_EVENTS
 
 players = Blueprint("players", __name__, description="Players: an account, its games and its stream of events")
 PLAYER_EXAMPLE = {"id": 7, "name": "Ann", "email": None, "bot": False, "created_at": "2030-01-01T12:00:00+00:00",
@@ -188,7 +187,7 @@ STREAM_EXAMPLE = (': connected\n\nid: 3\nevent: challenge_accepted\ndata: {"seq"
     "already pending. A comment line (`: keep-alive`) every 15 s while nothing happens. The stream ends after "
     "an hour, when the server restarts, or when the token is rotated; reconnect with Last-Event-ID. At most "
     "4 waiting requests per token: more get 429.",
-    "PlayerStreamEvent", PLAYER_STREAM_EVENTS, "The event's seq in your stream", STREAM_EXAMPLE)})
+    "PlayerStreamFrame", STREAM_EXAMPLE)})
 @problems(players, "invalid-token", "validation-error", "too-many-waiters")
 def stream_me():
     """Everything that concerns you, as Server-Sent Events: challenges, games started, your turn (with

@@ -100,6 +100,3 @@ PLAYER_STREAM_SCHEMAS = {
     "game_started": GameStartedEventSchema, "your_turn": YourTurnEventSchema,
     "opponent_moved": OpponentMovedEventSchema, "game_over": GameOverEventSchema,
     "rematch_offered": RematchOfferedEventSchema}
-# Every event name of the stream, the series' included (their schemas are the series package's, a
-# layer above; tests/api/test_openapi.py checks the two lists agree).
-PLAYER_STREAM_EVENTS = [*PLAYER_STREAM_SCHEMAS, "series_offered", "series_declined", "series_over"]

@@ -157,8 +157,8 @@ def test_every_success_schema_lists_its_required_fields(generated):
                     continue
                 for media, content in response.get("content", {}).items():
                     for schema in object_schemas(spec, content.get("schema", {}), set()):
-                        if path == "/games/{game_id}/stream" or schema is spec["components"]["schemas"]["SeatCards"]:
-                            continue  # an SSE frame's fields; a deal's cards, as far as the seat may see them
+                        if schema is spec["components"]["schemas"]["SeatCards"]:
+                            continue  # a deal's cards, as far as the seat may see them
                         assert schema.get("required"), (method, path, status, sorted(schema["properties"]))
                         checked += 1
     assert checked > 20
@@ -211,6 +211,40 @@ def _all_schemas(node):
     elif isinstance(node, list):
         for value in node:
             yield from _all_schemas(value)
+
+
+def test_streams_are_event_streams_with_a_named_schema_per_event(generated):
+    """Each stream answers text/event-stream: a frame (what schemathesis and OpenAPI 3.1's tools check
+    each event against) or, for a client reading the body at once, a string (never JSON to parse).
+    Each frame's data is a union with one named schema per event, discriminated by a property that
+    names the event, required and one value per member."""
+    from service.players.stream_schemas import PLAYER_STREAM_SCHEMAS
+    from service.series.stream_schemas import SERIES_STREAM_SCHEMAS
+    spec = yaml.safe_load(generated)
+    schemas = spec["components"]["schemas"]
+    for path, frame, union, discriminator, names in (
+            ("/games/{game_id}/stream", "GameStreamFrame", "GameStreamEvent", "event", {"view"}),
+            ("/me/stream", "PlayerStreamFrame", "PlayerStreamEvent", "type",
+             {*PLAYER_STREAM_SCHEMAS, *SERIES_STREAM_SCHEMAS})):
+        content = spec["paths"][path]["get"]["responses"]["200"]["content"]
+        assert list(content) == ["text/event-stream"] and "example" in content["text/event-stream"]
+        assert content["text/event-stream"]["schema"]["anyOf"] == [
+            {"$ref": f"#/components/schemas/{frame}"},
+            {"type": "string", "description": content["text/event-stream"]["schema"]["anyOf"][1]["description"]}]
+        data = schemas[frame]["properties"]["data"]
+        assert data["contentMediaType"] == "application/json" and data["contentSchema"] == {
+            "$ref": f"#/components/schemas/{union}"}
+        assert set(schemas[frame]["properties"]["event"]["enum"]) == names
+        assert schemas[union]["discriminator"]["propertyName"] == discriminator
+        mapping = schemas[union]["discriminator"]["mapping"]
+        assert set(mapping) == names and len(set(mapping.values())) == len(names)  # a schema per event
+        for name, target in mapping.items():
+            member = schemas[target.rsplit("/", 1)[1]]
+            for each in member.get("anyOf", [member]):  # ViewEvent: GameViewEvent or TableViewEvent
+                each = schemas[each["$ref"].rsplit("/", 1)[1]] if "$ref" in each else each
+                assert each["properties"][discriminator]["enum"] == [name] and discriminator in each["required"]
+    for path in ("/games/{game_id}/stream", "/me/stream"):
+        assert "content" not in spec["paths"][path]["get"]["responses"].get("204", {})
 
 
 def validator_for(spec: dict, name: str):

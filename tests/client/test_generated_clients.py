@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from .streams import PLAYER_EVENTS, every_player_event, frames
+from .streams import PLAYER_EVENTS, every_player_event, frames, post
 
 ROOT = Path(__file__).resolve().parents[2]
 SPEC = ROOT / "openapi.yaml"
@@ -147,14 +147,18 @@ def choose(view):
     return next((a for a in discards if a.card == best), discards[0] if discards else legal[0])
 
 
-def stream_classes(models) -> dict[str, dict[str, type]]:
-    """Per stream union of openapi.yaml, its discriminator's values and the generated class of each."""
-    unions = yaml.safe_load(SPEC.read_text())["components"]["schemas"]
+def stream_classes(models) -> dict[str, dict[str, list[type]]]:
+    """Per stream union of openapi.yaml, its discriminator's values and the generated classes of each
+    (the `view` event's are two: GameViewEvent, and TableViewEvent at a table)."""
+    schemas = yaml.safe_load(SPEC.read_text())["components"]["schemas"]
     found = {}
     for union, discriminator in (("GameStreamEvent", "event"), ("PlayerStreamEvent", "type")):
-        assert unions[union]["discriminator"]["propertyName"] == discriminator
-        found[union] = {name: getattr(models, target.rsplit("/", 1)[1])
-                        for name, target in unions[union]["discriminator"]["mapping"].items()}
+        assert schemas[union]["discriminator"]["propertyName"] == discriminator
+        found[union] = {}
+        for name, target in schemas[union]["discriminator"]["mapping"].items():
+            member = target.rsplit("/", 1)[1]
+            parts = [p["$ref"].rsplit("/", 1)[1] for p in schemas[member].get("anyOf", [])] or [member]
+            found[union][name] = [getattr(models, part) for part in parts]
     return found
 
 
@@ -162,6 +166,7 @@ def test_the_python_client_has_a_class_per_stream_event_and_reads_both_real_stre
     """Every frame of a real game stream and of two real player streams, read with the client's
     reader, is one of the generated event classes, chosen by the discriminator its data carries; and
     the generated stream function hands the body over as text instead of parsing it as JSON."""
+    import httpx
     from gin_generated import AuthenticatedClient, models
     from gin_generated.api.games import stream_game
     from gin_generated.api.players import stream_me
@@ -173,16 +178,30 @@ def test_the_python_client_has_a_class_per_stream_event_and_reads_both_real_stre
     assert game_frames  # a finished match's stream: its last view, then the end
     for frame_id, event, text in game_frames:
         data = json.loads(text)
-        parsed = classes["GameStreamEvent"][data["event"]].from_dict(data)
-        assert parsed.event.value == event == "view" and int(frame_id) == data["version"]
-        assert models.GameView.from_dict(data).status == models.GameViewStatus.FINISHED  # the view, typed
+        two_seats, at_table = classes["GameStreamEvent"][data["event"]]
+        assert "format" not in data  # a game of two: its view is a GameView
+        parsed = two_seats.from_dict(data)
+        assert parsed.event.value == event == "view" and parsed.version == int(frame_id)
+        assert parsed.status.value == "finished" and parsed.hand is not None  # the view itself, typed
+        assert models.GameStreamFrame.from_dict({"id": frame_id, "event": event, "data": text}).event.value == "view"
+
+    # At a table the view is a TableView: its event class is TableViewEvent.
+    table = post(live_server, "/games", body={"name": "Ann", "seats": 3})
+    for invite in table["invites"]:  # every other seat: the first hand is dealt
+        post(live_server, f"/games/{table['game_id']}/join", body={"name": "Bob", "invite_code": invite["invite_code"]})
+    (frame_id, event, text), = frames(f"{live_server}/games/{table['game_id']}/stream", table["token"], stop_at="view")
+    parsed = at_table.from_dict(json.loads(text))
+    assert parsed.event.value == event == "view" and parsed.version == int(frame_id) and parsed.seats.value == 3
+    assert parsed.status.value == "active"
 
     seen = set()
     for player in ("ann", "bob"):
         for frame_id, event, text in frames(f"{live_server}/me/stream", story[player], "0", stop_at="series_over"):
             data = json.loads(text)
-            parsed = classes["PlayerStreamEvent"][data["type"]].from_dict(data)
+            (event_class,) = classes["PlayerStreamEvent"][data["type"]]
+            parsed = event_class.from_dict(data)
             assert parsed.type_.value == event and parsed.seq == int(frame_id)
+            assert models.PlayerStreamFrame.from_dict({"id": frame_id, "event": event, "data": text}).data == text
             seen.add(event)
     assert seen == PLAYER_EVENTS
 
@@ -190,7 +209,6 @@ def test_the_python_client_has_a_class_per_stream_event_and_reads_both_real_stre
     # JSON object, and stream_me failed with a ValueError on a real frame).
     answer = stream_game.sync_detailed(game_id=story["game"], client=AuthenticatedClient(live_server, token=story["ann"]))
     assert answer.status_code == 200 and isinstance(answer.parsed, str) and "event: view" in answer.parsed
-    import httpx
     body = "".join(f"id: {i}\nevent: {e}\ndata: {d}\n\n" for i, e, d in frames(
         f"{live_server}/me/stream", story["bob"], "0", stop_at="series_over"))
     assert stream_me._parse_response(client=AuthenticatedClient(live_server, token=story["bob"]),
