@@ -79,7 +79,9 @@ STREAM_DESCRIPTION = (
     "A comment line (`: keep-alive`) is sent every 15 s while nothing happens. Views are whole states: "
     "after a reconnection the first event is the newest view, so nothing is lost and none is sent twice. "
     "The stream ends when the match is over, after an hour, or when the server restarts; reconnect with "
-    "Last-Event-ID. At most 4 waiting requests (streams and long-polls) per token: more get 429.")
+    "Last-Event-ID. A token holds at most 4 waiting requests (streams and long-polls); past that, a "
+    "request for this game takes the place of the token's oldest wait for it (which ends), and any other "
+    "gets 429; so does an address past its share of the server's waits.")
 STREAM_EXAMPLE = (f"retry: 2000\n\nid: {VIEW_EXAMPLE['version']}\nevent: view\n"
                   f"data: {json.dumps({'event': 'view', **VIEW_EXAMPLE}, separators=(',', ':'))}\n\n: keep-alive\n\n")
 

@@ -185,8 +185,9 @@ STREAM_EXAMPLE = (': connected\n\nid: 3\nevent: challenge_accepted\ndata: {"seq"
     "`text/event-stream`: each event is `id: <seq>`, `event: <type>`, `data: <JSON>` (a `PlayerStreamEvent`, "
     "whose `type` is the event's), in order, each once. Connect first, then read GET /me/games for what is "
     "already pending. A comment line (`: keep-alive`) every 15 s while nothing happens. The stream ends after "
-    "an hour, when the server restarts, or when the token is rotated; reconnect with Last-Event-ID. At most "
-    "4 waiting requests per token: more get 429.",
+    "an hour, when the server restarts, when the token is rotated, or when the same token opens a newer "
+    "stream past its cap of 4 waiting requests (the newer takes its place); reconnect with Last-Event-ID. "
+    "An address past its share of the server's waits gets 429.",
     "PlayerStreamFrame", STREAM_EXAMPLE)})
 @problems(players, "invalid-token", "validation-error", "too-many-waiters")
 def stream_me():
