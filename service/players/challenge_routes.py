@@ -10,11 +10,12 @@ from ..core.web import BEARER, bearer_token, etag_headers, problems
 from ..games import deadlines, store, views
 from ..games.view_schemas import VIEW_EXAMPLE
 from ..rules import Rules
-from . import accounts, challenges
+from . import accounts, challenge_list, challenges
 from .routes import LINKS_EXAMPLE, game_links, require_json_body
 from .schemas import (
     AcceptedSchema,
     ChallengeListSchema,
+    ChallengeQuerySchema,
     ChallengeSchema,
     DeclineSchema,
     NewChallengeSchema,
@@ -34,7 +35,8 @@ CHALLENGE_EXAMPLE = {
 @challenge_routes.arguments(NewChallengeSchema, example={"to": "Bob", "rules": {"preset": "standard"}})
 @challenge_routes.response(201, ChallengeSchema, example=CHALLENGE_EXAMPLE)
 @problems(challenge_routes, "invalid-token", "malformed-json", "payload-too-large", "unsupported-media-type",
-          "validation-error", "invalid-option", "unknown-player", "challenge-to-self", "opponent-kind-mismatch")
+          "validation-error", "invalid-option", "unknown-player", "challenge-to-self", "too-many-pending-offers",
+          "too-many-offers-to-player")
 def create_challenge(args):
     """Challenge a named player (who hears of it on their stream), or anyone (`to` left out), optionally
     bots only or humans only. It lapses after expires_in_hours."""
@@ -49,11 +51,14 @@ def create_challenge(args):
 
 @challenge_routes.route("/challenges", methods=["GET"])
 @challenge_routes.doc(operationId="listChallenges", security=BEARER)
-@challenge_routes.response(200, ChallengeListSchema, example={"to_me": [CHALLENGE_EXAMPLE], "open": [], "mine": []})
-@problems(challenge_routes, "invalid-token")
-def list_challenges():
-    """Pending challenges: those naming you, the open ones you may take, and your own."""
-    return challenges.listing(accounts.current(), deadlines.now())
+@challenge_routes.arguments(ChallengeQuerySchema, location="query")
+@challenge_routes.response(200, ChallengeListSchema, example={"to_me": [CHALLENGE_EXAMPLE], "open": [], "mine": [],
+                                                             "next_cursor": None})
+@problems(challenge_routes, "invalid-token", "validation-error")
+def list_challenges(args):
+    """Pending challenges: those naming you, the open ones you may take, and your own; newest first,
+    `limit` at a time across the three lists (`next_cursor` asks for older ones)."""
+    return challenge_list.listing(accounts.current(), deadlines.now(), args["limit"], args.get("cursor"))
 
 
 @challenge_routes.route("/challenges/<challenge_id>/accept", methods=["POST"])

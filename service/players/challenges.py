@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from sqlalchemy import or_, select
+from sqlalchemy import select
 
 from ..core.errors import Problem
 from ..core.extensions import db
@@ -15,8 +15,8 @@ from ..core.tokens import new_game_id
 from ..games import deadlines, seating, store, views
 from ..games.models import Game
 from ..rules import Rules
-from . import accounts, feed, table_rematch
-from .models import Challenge, Player, RematchSeat
+from . import accounts, feed, limits, table_rematch
+from .models import Challenge, Player
 
 PENDING, ACCEPTED, DECLINED, CANCELLED, EXPIRED = "pending", "accepted", "declined", "cancelled", "expired"
 DECLINE_REASONS = ("busy", "rules", "move-time", "opponent", "other")
@@ -55,13 +55,14 @@ def offer(challenger: Player, to: str | None, rules: Rules, move_time_hours: int
     target = None
     if to is not None:
         target = accounts.by_name(to)
-        if target is None:
-            raise Problem("unknown-player", f"no player is called {to!r}")
+        # No such name, and a name that is not of the kind asked for, answer alike: a challenge for
+        # bots only must not tell whether a person of that name exists.
+        if target is None or not _fits(target, opponent):
+            kind = "player" if opponent == "any" else opponent
+            raise Problem("unknown-player", f"no {kind} is called {to!r}")
         if target.id == challenger.id:
             raise Problem("challenge-to-self", "you cannot challenge yourself")
-        if not _fits(target, opponent):
-            raise Problem("opponent-kind-mismatch", f"{target.name} is not a {opponent}: this challenge is "
-                                                    f"for {opponent}s only")
+    limits.check(challenger.id, target.id if target else None, now)
     challenge = Challenge(id=new_game_id(), challenger_id=challenger.id, target_id=target.id if target else None,
                           rules=rules.to_dict(), move_time_hours=move_time_hours, opponent=opponent,
                           challenger_seat=0, status=PENDING, created_at=now,
@@ -154,24 +155,6 @@ def cancel(challenge_id: str, player: Player, now) -> Challenge:
     for player_id in told:
         feed.add(player_id, "challenge_cancelled", challenge_id=challenge.id)
     return challenge
-
-
-def listing(player: Player, now) -> dict:
-    """Pending challenges: to this player, open ones (that this player may take), and this player's own."""
-    rows = db.session.execute(select(Challenge).where(
-        Challenge.status == PENDING, Challenge.expires_at > now,
-        or_(Challenge.target_id == player.id, Challenge.target_id.is_(None), Challenge.challenger_id == player.id,
-            Challenge.id.in_(select(RematchSeat.challenge_id).where(RematchSeat.player_id == player.id))))
-        .order_by(Challenge.created_at, Challenge.id).limit(500)).scalars().all()
-    out = {"to_me": [], "open": [], "mine": []}
-    for challenge in rows:
-        if challenge.challenger_id == player.id:
-            out["mine"].append(describe(challenge, now))
-        elif challenge.target_id is not None:  # to me (the query's rows), or to my seat at a table
-            out["to_me"].append(describe(challenge, now))
-        elif _fits(player, challenge.opponent):
-            out["open"].append(describe(challenge, now))
-    return out
 
 
 # -- rematch ---------------------------------------------------------------------------------

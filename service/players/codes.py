@@ -4,7 +4,12 @@ them to the catalogue (core.errors.register_codes)."""
 
 PLAYER_CODES = {
     "name-taken": (409, "another player has this name (names are compared ignoring case)"),
-    "unknown-player": (422, "no player has the name given in `to`"),
+    "unknown-player": (422, "no player has the name given in `to`, or (a challenge for bots or humans only) none "
+                            "of that kind: the two answer alike"),
+    "too-many-pending-offers": (409, "the player holds CHALLENGES_PENDING_MAX pending challenges and series offers "
+                                     "already: cancel one or wait for answers"),
+    "too-many-offers-to-player": (409, "the player named holds CHALLENGES_FROM_ONE_MAX pending challenges and series "
+                                       "offers from this sender already"),
     "challenge-to-self": (422, "a challenge (or its acceptance) needs two different players"),
     "challenge-not-found": (404, "no such challenge, or not one this player may see"),
     "challenge-closed": (409, "the challenge was already accepted, declined or cancelled"),

@@ -186,10 +186,20 @@ class ChallengeSchema(ma.Schema):
     expires_at = f.String(required=True)
 
 
+class ChallengeQuerySchema(ma.Schema):
+    limit = WholeNumber(text=True, load_default=50, validate=v.Range(1, 200),
+                        **doc("At most this many challenges, across the three lists"))
+    cursor = f.String(validate=v.Regexp(r"^[0-9]{1,20}\.[A-Za-z0-9_-]{1,32}$"),
+                      **doc("next_cursor of the page before: the challenges older than that page"))
+
+
 class ChallengeListSchema(ma.Schema):
     to_me = f.List(f.Nested(ChallengeSchema), required=True, **doc("Pending challenges naming you"))
-    open = f.List(f.Nested(ChallengeSchema), required=True, **doc("Pending open challenges you may accept"))
+    open = f.List(f.Nested(ChallengeSchema), required=True, **doc("Pending open challenges you may accept "
+                                                                   "(for any player, or for your kind)"))
     mine = f.List(f.Nested(ChallengeSchema), required=True, **doc("Your own pending challenges"))
+    next_cursor = f.String(required=True, allow_none=True, **doc(
+        "Pass as cursor for older challenges; null on the last page"))
 
 
 class DeclineSchema(StrictSchema):

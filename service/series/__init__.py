@@ -12,10 +12,13 @@ from __future__ import annotations
 
 def init_app(app) -> None:
     """Register the routes, and the change hook that records a game's end and makes the next game
-    (after players' feed hook, so the ended game's game_over comes before the next game_started)."""
+    (after players' feed hook, so the ended game's game_over comes before the next game_started);
+    its pending offers to the caps on a player's pending offers."""
     from ..core.extensions import api
     from ..games import changes
-    from .play import after_change, in_a_series
+    from ..players import limits
+    from .play import after_change, in_a_series, pending_offers
     from .routes import series_routes
     api.register_blueprint(series_routes)
     changes.on_change(after_change, wanted=in_a_series)
+    limits.pending_offers.register(pending_offers)  # series offers count toward the caps on pending offers

@@ -6,14 +6,14 @@ each game); every game's seats are bound to the two players, so their player tok
 """
 from __future__ import annotations
 
-from sqlalchemy import bindparam, exists, select
+from sqlalchemy import bindparam, exists, func, select
 
 from ..core.errors import Problem
 from ..core.extensions import db
 from ..core.tokens import new_game_id
 from ..games import seating, store, views
 from ..games.models import Game, utcnow
-from ..players import accounts, feed
+from ..players import accounts, feed, limits
 from ..players.models import Player
 from ..rules import Rules, Series, SeriesError
 from .models import SeriesGame, SeriesRecord
@@ -52,6 +52,7 @@ def offer(offerer: Player, to: str, kind: str, matches: int | None, target: int 
     if opponent.id == offerer.id:
         raise Problem("challenge-to-self", "a series is between two different players")
     series = build([offerer.name, opponent.name], kind, matches, target, exactly_50_loses, rules)
+    limits.check(offerer.id, opponent.id, utcnow())
     now = utcnow()
     row = SeriesRecord(id=new_game_id(), status=OFFERED, offered_by=offerer.id, opponent_id=opponent.id,
                        record=series.to_dict(), move_time_hours=move_time_hours, created_at=now, updated_at=now)
@@ -59,6 +60,15 @@ def offer(offerer: Player, to: str, kind: str, matches: int | None, target: int 
     db.session.flush()
     feed.add(opponent.id, "series_offered", series_id=row.id, by=offerer.name)
     return row
+
+
+def pending_offers(sender_id: int, target_id: int | None) -> tuple[int, int]:
+    """The sender's series offers not yet answered, for the caps on pending offers (players.limits)."""
+    offered = (SeriesRecord.offered_by == sender_id, SeriesRecord.status == OFFERED)
+    sent = db.session.execute(select(func.count()).select_from(SeriesRecord).where(*offered)).scalar()
+    to_target = db.session.execute(select(func.count()).select_from(SeriesRecord).where(
+        *offered, SeriesRecord.opponent_id == target_id)).scalar() if target_id is not None else 0
+    return sent, to_target
 
 
 def _locked(series_id: str) -> SeriesRecord | None:

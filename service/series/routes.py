@@ -38,7 +38,8 @@ OFFERED_EXAMPLE = {**SERIES_EXAMPLE, "status": "offered", "current_game": None, 
 @series_routes.arguments(NewSeriesSchema, example={"to": "Bob", "kind": "best_of", "matches": 5})
 @series_routes.response(201, SeriesSchema, example=OFFERED_EXAMPLE)
 @problems(series_routes, "invalid-token", "malformed-json", "payload-too-large", "unsupported-media-type",
-          "validation-error", "invalid-option", "invalid-series", "unknown-player", "challenge-to-self")
+          "validation-error", "invalid-option", "invalid-series", "unknown-player", "challenge-to-self",
+          "too-many-pending-offers", "too-many-offers-to-player")
 def offer_series(args):
     """Offer a named player a series (with your player token): best of `matches` games, or games until a
     points `target`, each under `rules`. They hear `series_offered` on their stream and accept or decline."""

@@ -71,7 +71,7 @@ def test_bots_only_and_humans_only(client, app):
     assert refused.status_code == 409 and refused.get_json()["code"] == "opponent-kind-mismatch"
     assert client.post(f"/challenges/{bots_only['challenge_id']}/accept", headers=auth(bot["token"])).status_code == 201
     named = client.post("/challenges", json={"to": "Robot", "opponent": "human"}, headers=auth(ann["token"]))
-    assert named.status_code == 409 and named.get_json()["code"] == "opponent-kind-mismatch"
+    assert named.status_code == 422 and named.get_json()["code"] == "unknown-player"  # as for an unknown name
 
 
 def test_declining_tells_the_challenger_the_reason(client, app):
