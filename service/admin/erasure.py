@@ -102,7 +102,7 @@ def erase_player(player: Player) -> dict:
     addresses = seat_addresses(seats) | ({normalised(player.email)} if player.email else set())
     moment = deadlines.now()
     withdraw_challenges(player)
-    player.name, player.name_key, player.email = new, new, None
+    player.name, player.name_key, player.name_skeleton, player.email = new, new, None, None
     player.token_hash = player.token_created_at = None
     player.suspended_at, player.erased_at = player.suspended_at or moment, moment  # closed for good
     db.session.execute(delete(PlayerEvent).where(PlayerEvent.player_id == player.id))

@@ -16,7 +16,7 @@ from ..core.extensions import db
 from ..core.fields import NameField
 from ..games import changes, deadlines, store, views
 from ..games.models import Game, Seat
-from ..players import accounts
+from ..players import accounts, names
 from ..players.models import Challenge, Player, PlayerSeat, RematchSeat
 from ..series.models import SeriesRecord
 from .models import AdminAction
@@ -113,14 +113,18 @@ def valid_name(text: str) -> str:
 
 
 def rename(name: str, new: str, operator: str | None = None, reason: str | None = None) -> dict:
-    new = valid_name(new)
+    new = names.normalised(valid_name(new))
     with store.transaction():
         player = player_named(name)
         taken = accounts.by_name(new)
         if taken is not None and taken.id != player.id:
             raise AdminError(f"the name {new!r} is taken (names are compared ignoring case)")
+        alike = db.session.execute(select(Player.id).where(Player.name_skeleton == names.skeleton(new),
+                                                           Player.id != player.id)).first()
+        if alike is not None:
+            raise AdminError(f"the name {new!r} looks like another player's")
         games = rename_seats(player, player.name, new)
-        player.name, player.name_key = new, accounts.name_key(new)
+        player.name, player.name_key, player.name_skeleton = new, accounts.name_key(new), names.skeleton(new)
         audit("rename", operator, player, reason=reason)
     return {"player": player.id, "name": new, "games": games}
 

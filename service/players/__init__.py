@@ -3,9 +3,12 @@ of events per player.
 
     models.py      players, player_seats, player_events, challenges, watch_links
     accounts.py    a player, its token, binding seats, my games
+    names.py       names normalised; look-alike, invisible and mixed-script names refused
     feed.py        the player's events, and what a change to a game adds (a games.changes hook)
     stream.py      GET /me/stream (Server-Sent Events)
     challenges.py  offer, accept (makes the game), decline, cancel, expiry, rematch
+    challenge_list.py  GET /challenges: filtered in SQL, newest first, paged by cursor
+    limits.py      the caps on pending offers a player sends and receives
     watching.py    watch links and the public view
     routes.py, challenge_routes.py, table_routes.py, schemas.py   the HTTP side
 

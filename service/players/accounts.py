@@ -15,20 +15,23 @@ from ..core.tokens import hash_secret, new_token
 from ..core.web import bearer_token
 from ..games.models import Game, GameClock, Seat, utcnow
 from .models import Player, PlayerSeat
+from .names import name_key, normalised, refuse_if_unfit, skeleton
 
-
-def name_key(name: str) -> str:
-    """Names are unique ignoring case (Unicode case folding: 'STRASSE' and 'straße' are one name)."""
-    return name.casefold()
+__all__ = ["name_key"]  # kept here for the callers that import it from accounts
 
 
 def create(name: str, email: str | None, bot: bool) -> tuple[Player, str]:
+    name = normalised(name)
+    refuse_if_unfit(name)
     key = name_key(name)
     if db.session.execute(select(Player.id).where(Player.name_key == key)).first() is not None:
         raise Problem("name-taken", f"the name {name!r} is taken (names are compared ignoring case)")
+    if db.session.execute(select(Player.id).where(Player.name_skeleton == skeleton(name))).first() is not None:
+        raise Problem("name-confusable", f"the name {name!r} looks like a name already taken (letters of other "
+                                         "scripts or shapes that pass for the same): choose another")
     token, moment = new_token(), utcnow()
-    player = Player(name=name, name_key=key, email=email, bot=bot, token_hash=hash_secret(token),
-                    token_created_at=moment, last_event_seq=0, created_at=moment)
+    player = Player(name=name, name_key=key, name_skeleton=skeleton(name), email=email, bot=bot,
+                    token_hash=hash_secret(token), token_created_at=moment, last_event_seq=0, created_at=moment)
     db.session.add(player)
     db.session.flush()  # the unique index still guards a race between two requests for one name
     return player, token

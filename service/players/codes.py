@@ -4,6 +4,10 @@ them to the catalogue (core.errors.register_codes)."""
 
 PLAYER_CODES = {
     "name-taken": (409, "another player has this name (names are compared ignoring case)"),
+    "name-confusable": (409, "the name looks like another player's (Unicode TR39's skeleton: a Cyrillic о for an "
+                             "o, a full-width letter, I for l)"),
+    "name-not-allowed": (422, "the name holds invisible characters (zero-width, format or blank ones) or letters "
+                              "of more than one script"),
     "unknown-player": (422, "no player has the name given in `to`, or (a challenge for bots or humans only) none "
                             "of that kind: the two answer alike"),
     "too-many-pending-offers": (409, "the player holds CHALLENGES_PENDING_MAX pending challenges and series offers "

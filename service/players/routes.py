@@ -58,10 +58,11 @@ def game_links(game_id: str) -> dict:
 @players.arguments(NewPlayerSchema, example={"name": "Ann", "bot": False})
 @players.response(201, PlayerTokenSchema, example=TOKEN_EXAMPLE)
 @problems(players, "malformed-json", "payload-too-large", "unsupported-media-type", "validation-error",
-          "name-taken")
+          "name-taken", "name-confusable", "name-not-allowed")
 def create_player(args):
     """Make a player account. Its token is shown once: it opens /me, /challenges and every seat the
-    player holds. Names are unique ignoring case."""
+    player holds. Names are normalised (NFKC), unique ignoring case, and refused when they look like
+    another's (`name-confusable`) or hold invisible characters or several scripts (`name-not-allowed`)."""
     with store.transaction():
         player, token = accounts.create(args["name"], args.get("email"), args["bot"])
     return {"token": token, "player": accounts.describe(player)}, 201

@@ -1,0 +1,72 @@
+"""Players' names: normalised (NFKC), compared ignoring case, and refused when they hold invisible
+characters, mix scripts, or look like a name already taken (Unicode TR39's skeleton, from the
+`confusable-homoglyphs` package's copy of confusables.txt). So nobody passes for someone else, or
+for the house bot, with a Cyrillic о, a full-width letter or a zero-width joiner (issue 26)."""
+from __future__ import annotations
+
+import functools
+import re
+import unicodedata
+
+from confusable_homoglyphs import categories, confusables
+
+from ..core.errors import Problem
+
+# Default-ignorable and blank-looking characters that are not of category Cf (those are all refused).
+_INVISIBLE = re.compile("[\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u2800\u3164\ufe00-\ufe0f\uffa0"
+                        "\U000e0100-\U000e01ef]")
+# Scripts that are written together (TR39's "highly restrictive" sets): Japanese, Korean, Chinese.
+_WRITTEN_TOGETHER = ({"HAN", "HIRAGANA", "KATAKANA"}, {"HAN", "HANGUL"}, {"HAN", "BOPOMOFO"})
+
+
+def normalised(name: str) -> str:
+    """The name as stored and shown: NFKC (full-width letters become plain ones), trimmed."""
+    return unicodedata.normalize("NFKC", name).strip()
+
+
+def name_key(name: str) -> str:
+    """Names are unique ignoring case (Unicode case folding: 'STRASSE' and 'straße' are one name)."""
+    return normalised(name).casefold()
+
+
+@functools.cache
+def _prototypes() -> dict[str, str]:
+    """Each confusable character's prototype. The package lists, for a character of confusables.txt,
+    its prototype (one entry) or, for a prototype, the characters confusable with it (many): a
+    character with one entry maps to it, and of two that name only each other the smaller is kept."""
+    table = {}
+    for char, entries in confusables.confusables_data.items():
+        if len(entries) != 1:
+            continue
+        target = entries[0]["c"].replace("\u200e", "")  # the file wraps right-to-left glyphs in marks
+        back = confusables.confusables_data.get(target, [])
+        if len(back) == 1 and back[0]["c"].replace("\u200e", "") == char and char < target:
+            continue
+        table[char] = target
+    return table
+
+
+def _skeleton_once(text: str) -> str:
+    table = _prototypes()
+    mapped = "".join(table.get(char, char) for char in unicodedata.normalize("NFD", text))
+    return unicodedata.normalize("NFD", mapped)
+
+
+def skeleton(name: str) -> str:
+    """TR39's skeleton, ignoring case: two names with one skeleton look alike ('House' with a
+    Cyrillic о, 'Housel' and 'HouseI'). Taken before and after case folding, as the table is
+    case-sensitive ('I' looks like 'l', 'i' does not)."""
+    return _skeleton_once(_skeleton_once(normalised(name)).casefold()).casefold()[:160]  # the column's size
+
+
+def refuse_if_unfit(name: str) -> None:
+    """422 name-not-allowed for invisible characters or mixed scripts (in the normalised name)."""
+    text = normalised(name)
+    if any(unicodedata.category(char) == "Cf" for char in text) or _INVISIBLE.search(text) or \
+            any(unicodedata.category(char) in ("Zs", "Zl", "Zp") and char != " " for char in text):
+        raise Problem("name-not-allowed", "a name may not hold invisible characters (zero-width, format or blank "
+                                          "characters)")
+    scripts = {categories.alias(char) for char in text} - {"COMMON", "INHERITED"}
+    if len(scripts) > 1 and not any(scripts <= together for together in _WRITTEN_TOGETHER):
+        raise Problem("name-not-allowed", f"a name is written in one script, not several ({', '.join(sorted(scripts))}"
+                                          "): letters of one script can pass for another's")
