@@ -15,14 +15,17 @@ from ..core.tokens import hash_secret, new_token
 from ..core.web import bearer_token
 from ..games.models import Game, GameClock, Seat, utcnow
 from .models import Player, PlayerSeat
-from .names import name_key, normalised, refuse_if_unfit, skeleton
+from .names import name_key, normalised, refuse_if_reserved, refuse_if_unfit, skeleton
 
 __all__ = ["name_key"]  # kept here for the callers that import it from accounts
 
 
-def create(name: str, email: str | None, bot: bool) -> tuple[Player, str]:
+def create(name: str, email: str | None, bot: bool, reserved: str = "", local: bool = False) -> tuple[Player, str]:
+    """A new account. `reserved`: the house bot's name, which only a bot registered from this host
+    (`local`) may take."""
     name = normalised(name)
     refuse_if_unfit(name)
+    refuse_if_reserved(name, reserved, bot, local)
     key = name_key(name)
     if db.session.execute(select(Player.id).where(Player.name_key == key)).first() is not None:
         raise Problem("name-taken", f"the name {name!r} is taken (names are compared ignoring case)")

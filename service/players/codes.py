@@ -6,6 +6,8 @@ PLAYER_CODES = {
     "name-taken": (409, "another player has this name (names are compared ignoring case)"),
     "name-confusable": (409, "the name looks like another player's (Unicode TR39's skeleton: a Cyrillic о for an "
                              "o, a full-width letter, I for l)"),
+    "name-reserved": (409, "the name is the house bot's (HOUSE_BOT_NAME) or looks like it: only the house bot's own "
+                           "process (a bot registered from the service's host) may take it"),
     "name-not-allowed": (422, "the name holds invisible characters (zero-width, format or blank ones) or letters "
                               "of more than one script"),
     "unknown-player": (422, "no player has the name given in `to`, or (a challenge for bots or humans only) none "

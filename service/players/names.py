@@ -70,3 +70,12 @@ def refuse_if_unfit(name: str) -> None:
     if len(scripts) > 1 and not any(scripts <= together for together in _WRITTEN_TOGETHER):
         raise Problem("name-not-allowed", f"a name is written in one script, not several ({', '.join(sorted(scripts))}"
                                           "): letters of one script can pass for another's")
+
+
+def refuse_if_reserved(name: str, reserved: str, bot: bool, local: bool) -> None:
+    """The house bot's name (HOUSE_BOT_NAME), and every look-alike of it, is reserved from the first
+    start: only a bot account registered from this host (a loopback address, as the Procfile's `bot:`
+    line calls) may take it, so nobody passes for the computer before its process registers."""
+    if reserved and skeleton(name) == skeleton(reserved) and not (bot and local):
+        raise Problem("name-reserved", f"the name {name!r} is the house bot's (or looks like it): it is reserved "
+                                       "for the service's own bot")

@@ -1,6 +1,7 @@
 """Routes of players: an account and its token, my games, my stream."""
 from __future__ import annotations
 
+import ipaddress
 import json
 
 from flask import Response, current_app, request, stream_with_context, url_for
@@ -8,6 +9,7 @@ from flask_smorest import Blueprint
 
 from ..core.errors import Problem
 from ..core.extensions import db
+from ..core.limits import client_address
 from ..core.tokens import hash_secret
 from ..core.web import BEARER, bearer_token, body_required, etag_headers, problems
 from ..games import seating, store, views, waiting
@@ -53,18 +55,28 @@ def game_links(game_id: str) -> dict:
             (("game", "get_game"), ("actions", "post_action"), ("events", "get_events"), ("stream", "stream_game"))}
 
 
+def _from_this_host() -> bool:
+    """A request from a loopback address (after TRUSTED_PROXIES' hops): the house bot's own process."""
+    try:
+        return ipaddress.ip_address(client_address()).is_loopback
+    except ValueError:
+        return False
+
+
 @players.route("/players", methods=["POST"])
 @players.doc(operationId="createPlayer")
 @players.arguments(NewPlayerSchema, example={"name": "Ann", "bot": False})
 @players.response(201, PlayerTokenSchema, example=TOKEN_EXAMPLE)
 @problems(players, "malformed-json", "payload-too-large", "unsupported-media-type", "validation-error",
-          "name-taken", "name-confusable", "name-not-allowed")
+          "name-taken", "name-confusable", "name-not-allowed", "name-reserved")
 def create_player(args):
     """Make a player account. Its token is shown once: it opens /me, /challenges and every seat the
     player holds. Names are normalised (NFKC), unique ignoring case, and refused when they look like
-    another's (`name-confusable`) or hold invisible characters or several scripts (`name-not-allowed`)."""
+    another's (`name-confusable`) or hold invisible characters or several scripts (`name-not-allowed`).
+    The house bot's name and its look-alikes are reserved (`name-reserved`) for its own process."""
     with store.transaction():
-        player, token = accounts.create(args["name"], args.get("email"), args["bot"])
+        player, token = accounts.create(args["name"], args.get("email"), args["bot"],
+                                        current_app.config.get("HOUSE_BOT_NAME") or "", _from_this_host())
     return {"token": token, "player": accounts.describe(player)}, 201
 
 
