@@ -40,7 +40,9 @@ def upgrade():
 
 
 def downgrade():
-    with op.batch_alter_table('players', schema=None) as batch_op:
+    # In place (ALTER TABLE ... DROP COLUMN): SQLite's copy-and-move would drop `players` and, with
+    # foreign keys on, take every row that points at it (player_events) with it.
+    with op.batch_alter_table('players', schema=None, recreate='never') as batch_op:
         batch_op.drop_column('erased_at')
         batch_op.drop_column('suspended_at')
 

@@ -31,11 +31,12 @@ def upgrade():
         if key not in seen:
             seen.add(key)
             connection.execute(players.update().where(players.c.id == player_id).values(name_skeleton=key))
-    with op.batch_alter_table('players', schema=None) as batch_op:
-        batch_op.create_unique_constraint(batch_op.f('uq_players_name_skeleton'), ['name_skeleton'])
+    # A unique index, not a constraint: SQLite cannot add a constraint without copying the table, and
+    # dropping the old `players` with foreign keys on would delete every row that points at it.
+    op.create_index('ix_players_name_skeleton', 'players', ['name_skeleton'], unique=True)
 
 
 def downgrade():
-    with op.batch_alter_table('players', schema=None) as batch_op:
-        batch_op.drop_constraint(batch_op.f('uq_players_name_skeleton'), type_='unique')
+    op.drop_index('ix_players_name_skeleton', table_name='players')
+    with op.batch_alter_table('players', schema=None, recreate='never') as batch_op:  # in place, as above
         batch_op.drop_column('name_skeleton')

@@ -30,7 +30,7 @@ class Player(db.Model):
     name_key: Mapped[str] = mapped_column(String(160), nullable=False, unique=True)  # casefolded name
     # The name's TR39 skeleton (players/names.py): two names that look alike share it. Null only for
     # an account older than the check whose name looks like an older one's.
-    name_skeleton: Mapped[str | None] = mapped_column(String(160), unique=True)
+    name_skeleton: Mapped[str | None] = mapped_column(String(160), unique=True, index=True)
     email: Mapped[str | None] = mapped_column(String(254))
     bot: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False)
     token_hash: Mapped[str | None] = mapped_column(String(64), unique=True)
