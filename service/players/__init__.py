@@ -4,13 +4,14 @@ of events per player.
     models.py      players, player_seats, player_events, challenges, watch_links
     accounts.py    a player, its token, binding seats, my games
     names.py       names normalised; look-alike, invisible and mixed-script names refused
+    ratings.py     Glicko-2 ratings of two-seat matches (a games.changes hook), the leaderboard
     feed.py        the player's events, and what a change to a game adds (a games.changes hook)
     stream.py      GET /me/stream (Server-Sent Events)
     challenges.py  offer, accept (makes the game), decline, cancel, expiry, rematch
     challenge_list.py  GET /challenges: filtered in SQL, newest first, paged by cursor
     limits.py      the caps on pending offers a player sends and receives
     watching.py    watch links and the public view
-    routes.py, challenge_routes.py, table_routes.py, schemas.py   the HTTP side
+    routes.py, challenge_routes.py, table_routes.py, rating_routes.py, schemas.py   the HTTP side
 
 A feature above games and notify: it hears of games' changes through games.changes.
 """
@@ -25,12 +26,14 @@ def init_app(app) -> None:
     from ..core.extensions import api
     from ..games import changes
     from ..notify import sweeps
-    from . import feed
+    from . import feed, ratings
     from .challenge_routes import challenge_routes
+    from .rating_routes import rating_routes
     from .routes import players
     from .table_routes import table
-    for blueprint in (players, challenge_routes, table):
+    for blueprint in (players, challenge_routes, table, rating_routes):
         api.register_blueprint(blueprint)
+    changes.on_change(ratings.after_change, wanted=feed.has_bound_seats)  # before the feed's: game_over tells it
     changes.on_change(feed.after_change, wanted=feed.has_bound_seats)
     changes.seat_openers.register(feed.bound_seat)
     sweeps.old_rows.register(feed.forget_before)

@@ -26,7 +26,7 @@ challenge_routes.before_request(require_json_body)
 CHALLENGE_EXAMPLE = {
     "challenge_id": "c7Hq0tq4s8m1PZk2w9lX3A", "from": "Ann", "to": "Bob",
     "rules": {"preset": "standard", "target": 100, "knock_limit": 10}, "move_time_hours": 72, "opponent": "any",
-    "status": "pending", "reason": None, "game_id": None, "rematch_of": None,
+    "status": "pending", "reason": None, "game_id": None, "rematch_of": None, "rated": True,
     "created_at": "2030-01-01T12:00:00+00:00", "expires_at": "2030-01-04T12:00:00+00:00"}
 
 
@@ -44,7 +44,7 @@ def create_challenge(args):
     with store.transaction():
         challenger = accounts.current()
         challenge = challenges.offer(challenger, args.get("to"), rules, args["move_time_hours"], args["opponent"],
-                                     args["expires_in_hours"], now)
+                                     args["expires_in_hours"], now, rated=args["rated"])
         body = challenges.describe(challenge, now)
     return body, 201
 

@@ -42,7 +42,7 @@ def describe(challenge: Challenge, now) -> dict:
             "to": None if seats else names.get(challenge.target_id), "seats": seats, "rules": challenge.rules,
             "move_time_hours": challenge.move_time_hours, "opponent": challenge.opponent,
             "status": status_of(challenge, now), "reason": challenge.reason, "game_id": challenge.game_id,
-            "rematch_of": challenge.rematch_of, "created_at": _aware(challenge.created_at).isoformat(),
+            "rematch_of": challenge.rematch_of, "rated": challenge.rated, "created_at": _aware(challenge.created_at).isoformat(),
             "expires_at": _aware(challenge.expires_at).isoformat()}
 
 
@@ -51,7 +51,7 @@ def _fits(player: Player, kind: str) -> bool:
 
 
 def offer(challenger: Player, to: str | None, rules: Rules, move_time_hours: int | None, opponent: str,
-          expires_in_hours: int, now) -> Challenge:
+          expires_in_hours: int, now, rated: bool = True) -> Challenge:
     target = None
     if to is not None:
         target = accounts.by_name(to)
@@ -65,7 +65,7 @@ def offer(challenger: Player, to: str | None, rules: Rules, move_time_hours: int
     limits.check(challenger.id, target.id if target else None, now)
     challenge = Challenge(id=new_game_id(), challenger_id=challenger.id, target_id=target.id if target else None,
                           rules=rules.to_dict(), move_time_hours=move_time_hours, opponent=opponent,
-                          challenger_seat=0, status=PENDING, created_at=now,
+                          challenger_seat=0, status=PENDING, rated=rated, created_at=now,
                           expires_at=now + timedelta(hours=expires_in_hours))
     db.session.add(challenge)
     db.session.flush()
@@ -173,7 +173,7 @@ def offer_rematch(game: Game, seat: int, now) -> Challenge:
     at_table = len(game.seats) > 2
     challenge = Challenge(id=new_game_id(), challenger_id=players[seat], target_id=players[1 - seat] if not at_table
                           else None, rules=game.rules, move_time_hours=clock.move_time_hours if clock else None,
-                          opponent="any", challenger_seat=seat,
+                          opponent="any", challenger_seat=seat, rated=_was_rated(game.id),
                           first_dealer=None if at_table else 1 - (game.first_dealer or 0), status=PENDING,
                           rematch_of=game.id, created_at=now, expires_at=now + timedelta(hours=REMATCH_HOURS))
     db.session.add(challenge)
@@ -183,6 +183,12 @@ def offer_rematch(game: Game, seat: int, now) -> Challenge:
     for player_id in asked:
         feed.add(player_id, "rematch_offered", game_id=game.id, challenge=describe(challenge, now))
     return challenge
+
+
+def _was_rated(game_id: str) -> bool:
+    """A rematch is rated as the game it follows was (a game made by no challenge: rated)."""
+    rated = db.session.execute(select(Challenge.rated).where(Challenge.game_id == game_id)).scalar()
+    return True if rated is None else rated
 
 
 def rematch_links(game_id: str) -> dict:

@@ -16,6 +16,7 @@ PLAYER_CODES = {
                                      "already: cancel one or wait for answers"),
     "too-many-offers-to-player": (409, "the player named holds CHALLENGES_FROM_ONE_MAX pending challenges and series "
                                        "offers from this sender already"),
+    "player-not-found": (404, "no player has this name (GET /players/{name})"),
     "challenge-to-self": (422, "a challenge (or its acceptance) needs two different players"),
     "challenge-not-found": (404, "no such challenge, or not one this player may see"),
     "challenge-closed": (409, "the challenge was already accepted, declined or cancelled"),

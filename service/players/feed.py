@@ -15,6 +15,7 @@ from ..games import views
 from ..games.models import Seat, utcnow
 from ..games.table_game import TableGame, redact_table_event
 from ..rules import redact_event
+from . import ratings
 from .models import Player, PlayerEvent, PlayerSeat
 
 _players, _events, _bound = Player.__table__, PlayerEvent.__table__, PlayerSeat.__table__
@@ -90,7 +91,7 @@ def has_bound_seats(game_id):
 def after_change(game, match, actor: int | None, events: list[dict]) -> None:
     """The change hook (games.changes), in the change's transaction: each bound seat's player hears that the
     game started, that the opponent moved, that it is their turn (with the seat's view, so a bot
-    needs no second request) and that the match is over."""
+    needs no second request) and that the match is over (with the rating's change, when rated)."""
     bound = bound_seats(game.id)
     if not bound:
         return
@@ -98,6 +99,7 @@ def after_change(game, match, actor: int | None, events: list[dict]) -> None:
     names = dict(db.session.connection().execute(_NAMES, {"game": game.id}).all())
     at_table = isinstance(match, TableGame)
     redact = redact_table_event if at_table else redact_event  # a table's events name boards' local seats
+    rated = ratings.changes_of(game.id) if match.is_over and not at_table else {}  # rated by the hook before
     for seat, player in sorted(bound.items()):
         base = {"game_id": game.id, "seat": seat, "version": game.version}
         if actor is None:
@@ -108,7 +110,8 @@ def after_change(game, match, actor: int | None, events: list[dict]) -> None:
                 events=[{"seq": e["seq"], **redact({k: v for k, v in e.items() if k != "seq"}, seat)}
                         for e in events])
         if match.is_over:
-            add(player, "game_over", **base, result=match.view(seat).get("result"))
+            add(player, "game_over", **base, result=match.view(seat).get("result"),
+                **({"rating_change": rated[player]} if player in rated else {}))
         elif _turn_begins(match, seat, actor, events):
             add(player, "your_turn", **base, view=views.views_for(game, match, seats=(seat,))[seat])
 

@@ -8,11 +8,13 @@ from sqlalchemy import (
     JSON,
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
     String,
     UniqueConstraint,
+    true,
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -42,6 +44,13 @@ class Player(db.Model):
     suspended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     # Set by `flask admin erase`: the name is "deleted player N" and nothing opens the account again.
     erased_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # Glicko-2 (ratings.py): moved by each rated two-seat match, in the transaction that ends it.
+    rating: Mapped[float] = mapped_column(Float, nullable=False, default=1500.0, server_default="1500")
+    rating_deviation: Mapped[float] = mapped_column(Float, nullable=False, default=350.0, server_default="350")
+    rating_volatility: Mapped[float] = mapped_column(Float, nullable=False, default=0.06, server_default="0.06")
+    rated_games: Mapped[int] = mapped_column(Integer, nullable=False, default=0, server_default="0")
+
+    __table_args__ = (Index("ix_players_leaderboard", "rating"),)
 
 
 class PlayerSeat(db.Model):
@@ -90,6 +99,7 @@ class Challenge(db.Model):
     reason: Mapped[str | None] = mapped_column(String(16))  # the decline's reason code
     game_id: Mapped[str | None] = mapped_column(ForeignKey("games.id", ondelete="SET NULL"))  # made on accept
     rematch_of: Mapped[str | None] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), unique=True)
+    rated: Mapped[bool] = mapped_column(Boolean, nullable=False, default=True, server_default=true())
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
     expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
 
@@ -136,3 +146,22 @@ class WatchLink(db.Model):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
 
     __table_args__ = (Index("ix_watch_links_game_id", "game_id"),)
+
+
+class RatingChange(db.Model):
+    """What one rated match did to one player's rating: written once per (game, player), so a
+    match's end is rated once, and kept as the player's rating history."""
+
+    __tablename__ = "rating_changes"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), primary_key=True)
+    opponent_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), nullable=False)
+    score: Mapped[float] = mapped_column(Float, nullable=False)  # 1 won, 0.5 drawn, 0 lost
+    value_before: Mapped[float] = mapped_column(Float, nullable=False)
+    value_after: Mapped[float] = mapped_column(Float, nullable=False)
+    deviation_after: Mapped[float] = mapped_column(Float, nullable=False)
+    volatility_after: Mapped[float] = mapped_column(Float, nullable=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+
+    __table_args__ = (Index("ix_rating_changes_player_id", "player_id"),)

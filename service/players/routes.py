@@ -31,6 +31,7 @@ from .schemas import (
 
 players = Blueprint("players", __name__, description="Players: an account, its games and its stream of events")
 PLAYER_EXAMPLE = {"id": 7, "name": "Ann", "email": None, "bot": False, "created_at": "2030-01-01T12:00:00+00:00",
+                  "rating": {"value": 1500.0, "deviation": 350.0, "volatility": 0.06, "games": 0, "provisional": True},
                   "token_created_at": "2030-01-01T12:00:00+00:00"}
 TOKEN_EXAMPLE = {"token": "pl4y3r...", "player": PLAYER_EXAMPLE}
 LINKS_EXAMPLE = {"game": "/games/MKsaxqYqE1pJxqt2oSEDug", "actions": "/games/MKsaxqYqE1pJxqt2oSEDug/actions",

@@ -24,6 +24,7 @@ from ..games.table_schemas import (
 )
 from ..games.view_schemas import RevealedDealSchema, TableMeldSchema
 from .challenges import DECLINE_REASONS, OPPONENT_KINDS
+from .rating_schemas import RatingSchema
 
 RULES_CHOICE = doc("A preset from RULES.md plus option overrides; an unknown option or a value out of range "
                     "is refused (422 invalid-option, naming the option)",
@@ -63,6 +64,7 @@ class AccountSchema(ma.Schema):
     created_at = f.String(required=True, **doc("ISO-8601"))
     token_created_at = f.String(required=True, allow_none=True,
                                 **doc("When the current player token was made; null: revoked"))
+    rating = f.Nested(RatingSchema, required=True, **doc("Your Glicko-2 rating"))
 
 
 class HouseBotSchema(ma.Schema):
@@ -158,6 +160,8 @@ class NewChallengeSchema(StrictSchema):
                         **doc("Who may accept: any player, bots only, humans only"))
     expires_in_hours = WholeNumber(load_default=72, validate=v.Range(1, 24 * 30),
                                    **doc("The challenge lapses after this many hours (default 72)"))
+    rated = JsonBoolean(load_default=True, **doc("false: the match moves nobody's rating (default true: a "
+                                                "two-seat match between two players is rated)"))
 
 
 class RematchSeatSchema(ma.Schema):
@@ -179,6 +183,8 @@ class ChallengeSchema(ma.Schema):
                       **doc("Declined only: the reason code"))
     game_id = f.String(required=True, allow_none=True, **doc("Accepted only: the game made"))
     rematch_of = f.String(required=True, allow_none=True, **doc("A rematch: the finished game it follows"))
+    rated = f.Boolean(required=True, **doc("Whether the match moves the players' ratings (a rematch: as the "
+                                           "game it follows)"))
     seats = f.List(f.Nested(RematchSeatSchema), required=True, allow_none=True, **doc(
         "A rematch at a table only (then `to` is null): every seat, its player and answer; the game is made "
         "when all have accepted, and one decline ends it"))

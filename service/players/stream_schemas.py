@@ -15,6 +15,7 @@ from ..games.fields import Documented
 from ..games.schemas import VIEW_DOC
 from ..games.table_game import MAX_SEAT
 from .challenges import DECLINE_REASONS
+from .rating_schemas import RatingChangeSchema
 from .schemas import RULES, ChallengeSchema
 
 
@@ -92,6 +93,8 @@ class GameOverEventSchema(GameEventBase):
     type = event_type("game_over")
     result = Documented({"anyOf": [ref("MatchResult"), ref("TableResult")]}, required=True, metadata={
         "description": "The match's result (a table's: TableResult, by side)"})
+    rating_change = f.Nested(RatingChangeSchema, **doc(
+        "A rated match only: what it did to your rating (GET /me shows the rating now)"))
 
 
 PLAYER_STREAM_SCHEMAS = {

@@ -1,0 +1,58 @@
+"""Routes of ratings: a player's public profile with its rating, and the leaderboard."""
+from __future__ import annotations
+
+from flask_smorest import Blueprint
+from sqlalchemy import bindparam, select
+
+from ..core.errors import Problem
+from ..core.extensions import db
+from ..core.web import problems
+from . import accounts, ratings
+from .models import Player
+from .rating_schemas import LeaderboardQuerySchema, LeaderboardSchema, ProfileSchema
+
+rating_routes = Blueprint("ratings", __name__, description="Ratings: players' profiles and the leaderboard")
+RATING_EXAMPLE = {"value": 1662.31, "deviation": 290.32, "volatility": 0.059999, "games": 1, "provisional": True}
+
+
+def profile(player: Player) -> dict:
+    return {"name": player.name, "bot": player.bot, "created_at": player.created_at.isoformat(),
+            "rating": ratings.describe(player)}
+
+
+# On the board: enough rated matches, a settled rating, an account still open.
+_BOARD = (select(Player)
+          .where(Player.rated_games >= ratings.LEADERBOARD_GAMES, Player.rating_deviation <= ratings.PROVISIONAL_ABOVE,
+                 Player.erased_at.is_(None), Player.suspended_at.is_(None))
+          .order_by(Player.rating.desc(), Player.name_key, Player.id)
+          .limit(bindparam("limit")).offset(bindparam("offset")))
+
+
+@rating_routes.route("/players", methods=["GET"])
+@rating_routes.doc(operationId="getLeaderboard")
+@rating_routes.arguments(LeaderboardQuerySchema, location="query")
+@rating_routes.response(200, LeaderboardSchema, example={"players": [
+    {"rank": 1, "name": "Ann", "bot": False, "created_at": "2030-01-01T12:00:00+00:00",
+     "rating": {**RATING_EXAMPLE, "deviation": 95.2, "games": 12, "provisional": False}}], "next_offset": None})
+@problems(rating_routes, "validation-error")
+def leaderboard(query):
+    """The leaderboard (`sort=rating`, required): players with at least 5 rated matches whose rating is
+    not provisional, highest rating first; paged with limit and offset."""
+    rows = db.session.execute(_BOARD, {"limit": query["limit"] + 1, "offset": query["offset"]}).scalars().all()
+    page = rows[:query["limit"]]
+    return {"players": [{"rank": query["offset"] + i + 1, **profile(p)} for i, p in enumerate(page)],
+            "next_offset": query["offset"] + query["limit"] if len(rows) > query["limit"] else None}
+
+
+@rating_routes.route("/players/<name>", methods=["GET"])
+@rating_routes.doc(operationId="getPlayer")
+@rating_routes.response(200, ProfileSchema, example={"name": "Ann", "bot": False,
+                                                     "created_at": "2030-01-01T12:00:00+00:00",
+                                                     "rating": RATING_EXAMPLE})
+@problems(rating_routes, "player-not-found")
+def get_player(name):
+    """A player's public profile: the name, whether it is a bot, and its rating."""
+    player = accounts.by_name(name) if len(name) <= 40 else None
+    if player is None:
+        raise Problem("player-not-found", f"no player is called {name!r}")
+    return profile(player)

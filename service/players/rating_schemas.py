@@ -1,0 +1,51 @@
+"""Request and answer shapes of ratings: a player's rating, the public profile, the leaderboard
+(part of openapi.yaml)."""
+from __future__ import annotations
+
+import marshmallow as ma
+from marshmallow import fields as f
+from marshmallow import validate as v
+
+from ..core.fields import WholeNumber, doc
+
+
+class RatingSchema(ma.Schema):
+    value = f.Float(required=True, **doc("Glicko-2 rating; every player starts at 1500", example=1500.0))
+    deviation = f.Float(required=True, **doc("How uncertain the rating is (starts at 350, shrinks with games)",
+                                             example=350.0))
+    volatility = f.Float(required=True, **doc("How erratic the player's results are (starts at 0.06)",
+                                              example=0.06))
+    games = f.Integer(required=True, **doc("Rated matches played", example=0))
+    provisional = f.Boolean(required=True, **doc("True while the deviation is over 110", example=True))
+
+
+class RatingChangeSchema(ma.Schema):
+    before = f.Float(required=True)
+    after = f.Float(required=True)
+    delta = f.Float(required=True, **doc("after - before"))
+    deviation = f.Float(required=True, **doc("The deviation after the match"))
+    provisional = f.Boolean(required=True)
+
+
+class ProfileSchema(ma.Schema):
+    name = f.String(required=True)
+    bot = f.Boolean(required=True, **doc("A program that plays: rated in the same pool as people"))
+    created_at = f.String(required=True, **doc("ISO-8601"))
+    rating = f.Nested(RatingSchema, required=True)
+
+
+class LeaderboardQuerySchema(ma.Schema):
+    sort = f.String(required=True, validate=v.OneOf(("rating",)),
+                    **doc("Only `rating`: highest first (ties by name)", example="rating"))
+    limit = WholeNumber(text=True, load_default=50, validate=v.Range(1, 200), **doc("At most this many players"))
+    offset = WholeNumber(text=True, load_default=0, validate=v.Range(0, 2**31 - 1), **doc("Skip this many"))
+
+
+class LeaderboardRowSchema(ProfileSchema):
+    rank = f.Integer(required=True, **doc("1 for the highest rating"))
+
+
+class LeaderboardSchema(ma.Schema):
+    players = f.List(f.Nested(LeaderboardRowSchema), required=True)
+    next_offset = f.Integer(required=True, allow_none=True, **doc("Pass as ?offset= for the next page; null: "
+                                                                   "this was the last"))

@@ -1,0 +1,89 @@
+"""Players' Glicko-2 ratings (rules/glicko2.py): a two-seat match between two player accounts moves
+both ratings when it ends, in the transaction that ends it (`after_change`, a games.changes hook
+registered before the feed's, whose `game_over` event then carries each player's `rating_change`).
+
+Not rated: a challenge made with `rated: false` (and its rematches), a game with an anonymous
+seat, a table (three seats or more), and a match abandoned (resigned or lost on time) before its
+first hand ended. A resignation or a lost claim on time later on is a loss like any other.
+"""
+from __future__ import annotations
+
+from sqlalchemy import bindparam, select
+
+from ..core.extensions import db
+from ..games.models import utcnow
+from ..games.table_game import TableGame
+from ..rules.glicko2 import Rating, rate
+from .models import Challenge, Player, PlayerSeat, RatingChange
+
+PROVISIONAL_ABOVE = 110.0  # a deviation over this: the rating is provisional (and off the leaderboard)
+LEADERBOARD_GAMES = 5  # rated matches a player needs to be on the leaderboard
+
+_BOUND = select(PlayerSeat.seat, PlayerSeat.player_id).where(PlayerSeat.game_id == bindparam("game"))
+_CHALLENGE_RATED = select(Challenge.rated).where(Challenge.game_id == bindparam("game"))
+_RATED_ALREADY = select(RatingChange.player_id).where(RatingChange.game_id == bindparam("game")).limit(1)
+_LOCKED = (select(Player).where(Player.id.in_(bindparam("ids", expanding=True))).order_by(Player.id)
+           .with_for_update().execution_options(populate_existing=True))
+
+
+def describe(player: Player) -> dict:
+    """The rating as GET /me and GET /players/{name} show it."""
+    return {"value": round(player.rating, 2), "deviation": round(player.rating_deviation, 2),
+            "volatility": round(player.rating_volatility, 6), "games": player.rated_games,
+            "provisional": player.rating_deviation > PROVISIONAL_ABOVE}
+
+
+def _abandoned(match) -> bool:
+    """Ended by a resignation or on time before any hand ended (`sheet`: the hands ended so far)."""
+    return match.result.get("reason") != "target" and not match.sheet
+
+
+def _seats_to_rate(game, match) -> dict[int, int] | None:
+    """{seat: player id} when this finished match is to be rated, else None."""
+    if isinstance(match, TableGame) or _abandoned(match):
+        return None
+    bound = dict(db.session.execute(_BOUND, {"game": game.id}).all())
+    if set(bound) != {0, 1} or bound[0] == bound[1]:
+        return None  # an anonymous seat
+    if db.session.execute(_CHALLENGE_RATED, {"game": game.id}).scalar() is False:
+        return None
+    if db.session.execute(_RATED_ALREADY, {"game": game.id}).first() is not None:
+        return None  # rated once: a later change to the finished game changes nothing
+    return bound
+
+
+def after_change(game, match, actor, events) -> None:
+    """The change hook: rate the match in the transaction that ends it."""
+    if not match.is_over:
+        return
+    bound = _seats_to_rate(game, match)
+    if bound is None:
+        return
+    rows = {row.id: row for row in db.session.execute(_LOCKED, {"ids": list(bound.values())}).scalars()}
+    before = {seat: Rating(rows[pid].rating, rows[pid].rating_deviation, rows[pid].rating_volatility)
+              for seat, pid in bound.items()}
+    winner, moment = match.result.get("winner"), utcnow()
+    for seat, pid in bound.items():
+        score = 0.5 if winner is None else 1.0 if winner == seat else 0.0
+        after = rate(before[seat], [(before[1 - seat], score)])
+        player = rows[pid]
+        player.rating, player.rating_deviation, player.rating_volatility = after.value, after.deviation, \
+            after.volatility
+        player.rated_games += 1
+        db.session.add(RatingChange(game_id=game.id, player_id=pid, opponent_id=bound[1 - seat], score=score,
+                                    value_before=before[seat].value, value_after=after.value,
+                                    deviation_after=after.deviation, volatility_after=after.volatility,
+                                    created_at=moment))
+    db.session.flush()
+
+
+_CHANGES = select(RatingChange).where(RatingChange.game_id == bindparam("game"))
+
+
+def changes_of(game_id: str) -> dict[int, dict]:
+    """{player id: its `rating_change`} of a rated game (empty: not rated)."""
+    return {row.player_id: {"before": round(row.value_before, 2), "after": round(row.value_after, 2),
+                            "delta": round(row.value_after - row.value_before, 2),
+                            "deviation": round(row.deviation_after, 2),
+                            "provisional": row.deviation_after > PROVISIONAL_ABOVE}
+            for row in db.session.execute(_CHANGES, {"game": game_id}).scalars()}
