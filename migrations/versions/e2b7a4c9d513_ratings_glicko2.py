@@ -49,9 +49,11 @@ def downgrade():
     with op.batch_alter_table('rating_changes', schema=None) as batch_op:
         batch_op.drop_index('ix_rating_changes_player_id')
     op.drop_table('rating_changes')
-    with op.batch_alter_table('challenges', schema=None) as batch_op:
+    # recreate="never": SQLite drops the columns in place (3.35+). Batch mode's copy-and-rename of
+    # players or challenges would run DROP TABLE, whose ON DELETE CASCADE empties the tables under them.
+    with op.batch_alter_table('challenges', schema=None, recreate='never') as batch_op:
         batch_op.drop_column('rated')
-    with op.batch_alter_table('players', schema=None) as batch_op:
+    with op.batch_alter_table('players', schema=None, recreate='never') as batch_op:
         batch_op.drop_index('ix_players_leaderboard')
         batch_op.drop_column('rated_games')
         batch_op.drop_column('rating_volatility')

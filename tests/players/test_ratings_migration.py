@@ -1,0 +1,59 @@
+"""The ratings migration goes down and up again without losing a row: on SQLite its downgrade
+drops columns in place, since copying `players` or `challenges` to a new table would run DROP
+TABLE and cascade to their events, seats and rematch rows."""
+from __future__ import annotations
+
+import os
+
+import flask_migrate
+import pytest
+import sqlalchemy as sa
+
+from service import create_app
+
+from ..api.helpers import auth
+from ..conftest import PG_SKIP, _postgres_schema, migrate
+
+BEFORE = "c5d2e8f41a93"  # the revision before ratings
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def own_database(request, tmp_path):
+    """A database of this test's own: it goes down and up a revision, which no shared one may."""
+    if request.param == "sqlite":
+        yield {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'ratings.sqlite3'}"}
+        return
+    if not os.environ.get("TEST_DATABASE_URL"):
+        pytest.skip(PG_SKIP)
+    config, drop = _postgres_schema(os.environ["TEST_DATABASE_URL"])
+    yield config
+    drop()
+
+
+def counts(db) -> dict:
+    return {table: db.session.execute(sa.text(f"SELECT count(*) FROM {table}")).scalar()
+            for table in ("players", "player_events", "challenges")}
+
+
+def test_the_ratings_migration_goes_down_and_up_keeping_every_row(own_database):
+    migrate(own_database)
+    app = create_app({"TESTING": True, **own_database})
+    client = app.test_client()
+    ann = client.post("/players", json={"name": "Ann"}).get_json()
+    client.post("/players", json={"name": "Bob"})
+    offered = client.post("/challenges", json={"to": "Bob", "rated": False}, headers=auth(ann["token"]))
+    assert offered.status_code == 201
+    with app.app_context():
+        from service.core.extensions import db
+        before = counts(db)
+        assert before == {"players": 2, "player_events": 1, "challenges": 1}
+        db.session.commit()
+        flask_migrate.downgrade(revision=BEFORE)
+        assert counts(db) == before
+        db.session.commit()
+        flask_migrate.upgrade()
+        db.engine.dispose()
+        assert counts(db) == before
+    # Rows from before the ratings come back with the defaults: rated, at the start rating.
+    assert client.get("/players/Ann").get_json()["rating"]["value"] == 1500.0
+    assert client.get("/challenges", headers=auth(ann["token"])).get_json()["mine"][0]["rated"] is True
