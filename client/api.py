@@ -168,6 +168,11 @@ class Api:
     def my_games(self, limit: int = 50, offset: int = 0) -> dict:
         return self.request("GET", "/me/games", params={"limit": limit, "offset": offset}).json()
 
+    def player(self, name: str) -> dict:
+        """A player's public profile with its rating (404 player-not-found)."""
+        from urllib.parse import quote
+        return self.request("GET", f"/players/{quote(name, safe='')}").json()
+
     def house_bot(self) -> dict:
         """{"name", "bot"} of the server's own bot, the computer to challenge (404 no-house-bot: none)."""
         return self.request("GET", "/house-bot").json()

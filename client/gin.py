@@ -90,6 +90,7 @@ CHALLENGE_ID_LENGTH, cmd_register, cmd_me, cmd_games, wait_for_answer, new_vs_bo
 cmd_accept, cmd_decline, cmd_cancel, cmd_rematch, cmd_watch_link, format_series, cmd_series = (
     gin_players.cmd_accept, gin_players.cmd_decline, gin_players.cmd_cancel, gin_players.cmd_rematch,
     gin_players.cmd_watch_link, gin_players.format_series, gin_players.cmd_series)
+cmd_rating = gin_players.cmd_rating
 
 
 # ---------------------------------------------------------------------------------------------
@@ -195,6 +196,7 @@ COMMANDS = [
     ("register", cmd_register, "make your player account on the server (one token for all your games)",
      "gin register Ann --email ann@example.org", "register"),
     ("me", cmd_me, "your player account", "gin me", ""),
+    ("rating", cmd_rating, "your Glicko-2 rating, or another player's by name", "gin rating Bob", "rating"),
     ("games", cmd_games, "your player's games on the server, your turn first (and remember them here)",
      "gin games", "games"),
     ("challenge", cmd_challenge, "challenge a player by name, or post an open challenge",
@@ -282,6 +284,8 @@ def build_parser() -> argparse.ArgumentParser:
             sub.add_argument("player_name", metavar="NAME", help="your player name (unique on the server)")
             sub.add_argument("--email", help="email address, kept with the account")
             sub.add_argument("--bot", action="store_true", help="the account is a program's")
+        elif kind == "rating":
+            sub.add_argument("player_name", metavar="NAME", nargs="?", help="a player's name (default: yours)")
         elif kind == "games":
             sub.add_argument("--limit", type=_positive, default=50, help="games per page (default 50)")
             sub.add_argument("--offset", type=_not_negative, default=0, help="skip this many (paging)")
@@ -296,6 +300,7 @@ def build_parser() -> argparse.ArgumentParser:
                              help="who may take it (default any)")
             sub.add_argument("--expires-hours", type=_positive, default=None, metavar="HOURS",
                              help="the challenge lapses after this many hours (default: the service's, 72)")
+            sub.add_argument("--unrated", action="store_true", help="the match moves nobody's rating")
             sub.add_argument("--wait", type=float, default=None, metavar="SECONDS",
                              help="wait this long for an answer; accepted, the game is kept here")
         elif kind in ("challenge_id", "decline"):

@@ -213,3 +213,19 @@ def test_challenge_wait_unanswered_is_withdrawn_and_declined_says_why(tmp_path, 
     finally:
         bot.terminate()
         bot.wait()
+
+
+def test_rating_shows_yours_and_anothers_and_an_unrated_challenge_says_so(tmp_path, copied_client, gin_server):
+    ann, bob = (person(copied_client, tmp_path, gin_server, who) for who in ("ann", "bob"))
+    names = unique("Ann"), unique("Bob")
+    ann.run("register", names[0])
+    bob.run("register", names[1], "--bot")
+    assert ann.run("rating").stdout.strip() == f"{names[0]}: 1500 (deviation 350, provisional), 0 rated matches."
+    assert ann.json("rating", names[1]) == {"name": names[1], "bot": True, "rating": {
+        "value": 1500.0, "deviation": 350.0, "volatility": 0.06, "games": 0, "provisional": True}}
+    missing = ann.run("rating", unique("Nobody"), check=gin.EXIT_NOT_FOUND)
+    assert "[player-not-found]" in missing.stderr
+    made = ann.json("challenge", names[1], "--unrated")
+    assert made["rated"] is False
+    token = stored(bob)["players"][gin_server]["token"]
+    assert [c["rated"] for c in pending(gin_server, token)["to_me"]] == [False]
