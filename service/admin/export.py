@@ -14,7 +14,8 @@ from ..games import deadlines, store, views
 from ..games.models import Game, Seat, Vacation
 from ..notify.addresses import normalised
 from ..notify.models import Contact, InboundMail, MailAddress, MailConfirmation, MailInvitation, OutboxMessage
-from ..players.models import Challenge, Player, PlayerEvent, PlayerSeat, WatchLink
+from ..players import ratings
+from ..players.models import Challenge, Player, PlayerEvent, PlayerSeat, RatingChange, WatchLink
 from ..series.models import SeriesRecord
 from .models import AdminAction
 
@@ -119,14 +120,21 @@ def export_player(player: Player) -> dict:
         "exported_at": when(deadlines.now()),
         "player": {"id": player.id, "name": player.name, "email": player.email, "bot": player.bot,
                    "created_at": when(player.created_at), "token_created_at": when(player.token_created_at),
-                   "suspended_at": when(player.suspended_at), "erased_at": when(player.erased_at)},
+                   "suspended_at": when(player.suspended_at), "erased_at": when(player.erased_at),
+                   "rating": ratings.describe(player)},
         "games": [seat_record(db.session.get(Game, game_id), seat) for game_id, seat in seats],
         "challenges": [{"challenge_id": c.id, "made_by_you": c.challenger_id == player.id,
                         "other": names.get(c.target_id if c.challenger_id == player.id else c.challenger_id),
                         "status": c.status, "reason": c.reason, "rules": c.rules, "game_id": c.game_id,
+                        "rated": c.rated,
                         "created_at": when(c.created_at), "expires_at": when(c.expires_at)} for c in challenges],
         "series": [{"series_id": s.id, "offered_by_you": s.offered_by == player.id, "status": s.status,
                     "record": s.record, "created_at": when(s.created_at)} for s in series],
+        "rating_changes": [{"game_id": r.game_id, "opponent": names.get(r.opponent_id), "score": r.score,
+                            "before": r.value_before, "after": r.value_after, "deviation": r.deviation_after,
+                            "volatility": r.volatility_after, "created_at": when(r.created_at)}
+                           for r in rows(select(RatingChange).where(RatingChange.player_id == player.id)
+                                         .order_by(RatingChange.created_at))],
         "stream_events": [{"seq": e.seq, "type": e.type, "payload": e.payload, "created_at": when(e.created_at)}
                           for e in rows(select(PlayerEvent).where(PlayerEvent.player_id == player.id)
                                         .order_by(PlayerEvent.seq))],
