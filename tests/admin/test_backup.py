@@ -30,14 +30,14 @@ def bearer(token: str) -> dict:
 
 
 def new_game(base: str) -> dict:
-    created = requests.post(f"{base}/games", json={"name": "Ann", "rules": RULES}, timeout=10).json()
+    created = requests.post(f"{base}/games", json={"name": "Ann", "rules": RULES}, timeout=30).json()
     joined = requests.post(f"{base}/games/{created['game_id']}/join",
-                           json={"invite_code": created["invite_code"], "name": "Bob"}, timeout=10).json()
+                           json={"invite_code": created["invite_code"], "name": "Bob"}, timeout=30).json()
     return {"id": created["game_id"], "tokens": {0: created["token"], 1: joined["token"]}}
 
 
 def views(base: str, game: dict) -> dict[int, dict]:
-    return {seat: requests.get(f"{base}/games/{game['id']}", headers=bearer(token), timeout=10).json()
+    return {seat: requests.get(f"{base}/games/{game['id']}", headers=bearer(token), timeout=30).json()
             for seat, token in game["tokens"].items()}
 
 
@@ -46,7 +46,7 @@ def play_one(base: str, game: dict) -> dict[int, dict]:
     now = views(base, game)
     seat = now[0]["to_move"]
     answer = requests.post(f"{base}/games/{game['id']}/actions", json=choose(now[seat]),
-                           headers=bearer(game["tokens"][seat]), timeout=10)
+                           headers=bearer(game["tokens"][seat]), timeout=30)
     assert answer.status_code == 200, answer.text
     return views(base, game)
 
@@ -143,7 +143,7 @@ def test_a_backup_taken_while_moves_are_made_restores_every_game_as_it_was(kind,
             for _ in range(4):
                 play_one(base, finished)
             resigned = requests.post(f"{base}/games/{finished['id']}/actions", json={"type": "resign"},
-                                     headers=bearer(finished["tokens"][0]), timeout=10)
+                                     headers=bearer(finished["tokens"][0]), timeout=30)
             assert resigned.status_code == 200 and resigned.json()["status"] == "finished", resigned.text
             final = views(base, finished)
             mover = Mover(base, [new_game(base) for _ in range(3)])
