@@ -65,6 +65,20 @@ def db_config(request, tmp_path_factory) -> dict:
         drop()
 
 
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def own_database(request, tmp_path):
+    """A database of this test's own, for a migration test: it goes down and up revisions, which no
+    shared one may."""
+    if request.param == "sqlite":
+        yield {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'own.sqlite3'}"}
+        return
+    if not os.environ.get("TEST_DATABASE_URL"):
+        pytest.skip(PG_SKIP)
+    config, drop = _postgres_schema(os.environ["TEST_DATABASE_URL"])
+    yield config
+    drop()
+
 @pytest.fixture(scope="session")
 def app(db_config):
     from service import create_app

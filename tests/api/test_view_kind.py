@@ -4,31 +4,17 @@ move's answer and a your_turn event's view come out as a view made now would be.
 from __future__ import annotations
 
 import json
-import os
 
 import flask_migrate
-import pytest
 import sqlalchemy as sa
 
 from service import create_app
 
-from ..conftest import PG_SKIP, _postgres_schema, migrate
+from ..conftest import migrate
 from .helpers import auth, mover, new_game
 
 BEFORE = "a8c41d2e9b70"  # the revision before views said their kind
 
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def own_database(request, tmp_path):
-    """A database of this test's own: it goes down and up a revision, which no shared one may."""
-    if request.param == "sqlite":
-        yield {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'kind.sqlite3'}"}
-        return
-    if not os.environ.get("TEST_DATABASE_URL"):
-        pytest.skip(PG_SKIP)
-    config, drop = _postgres_schema(os.environ["TEST_DATABASE_URL"])
-    yield config
-    drop()
 
 
 def stored(app) -> dict:

@@ -3,31 +3,17 @@ drops columns in place, since copying `players` or `challenges` to a new table w
 TABLE and cascade to their events, seats and rematch rows."""
 from __future__ import annotations
 
-import os
 
 import flask_migrate
-import pytest
 import sqlalchemy as sa
 
 from service import create_app
 
 from ..api.helpers import auth
-from ..conftest import PG_SKIP, _postgres_schema, migrate
+from ..conftest import migrate
 
 BEFORE = "c5d2e8f41a93"  # the revision before ratings
 
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def own_database(request, tmp_path):
-    """A database of this test's own: it goes down and up a revision, which no shared one may."""
-    if request.param == "sqlite":
-        yield {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'ratings.sqlite3'}"}
-        return
-    if not os.environ.get("TEST_DATABASE_URL"):
-        pytest.skip(PG_SKIP)
-    config, drop = _postgres_schema(os.environ["TEST_DATABASE_URL"])
-    yield config
-    drop()
 
 
 def counts(db) -> dict:
