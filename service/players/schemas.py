@@ -195,7 +195,8 @@ class ChallengeSchema(ma.Schema):
 class ChallengeQuerySchema(ma.Schema):
     limit = WholeNumber(text=True, load_default=50, validate=v.Range(1, 200),
                         **doc("At most this many challenges, across the three lists"))
-    cursor = f.String(validate=v.Regexp(r"^[0-9]{1,20}\.[A-Za-z0-9_-]{1,32}$"),
+    # 16 digits of microseconds since 1970 reach the year 2286: no cursor overflows a datetime
+    cursor = f.String(validate=v.Regexp(r"^[0-9]{1,16}\.[A-Za-z0-9_-]{1,32}$"),
                       **doc("next_cursor of the page before: the challenges older than that page"))
 
 

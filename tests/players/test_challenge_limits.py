@@ -68,7 +68,8 @@ def test_the_cursor_pages_through_every_challenge_once(client, app):
 
 def test_a_bad_cursor_or_limit_is_a_problem(client):
     ann = new_player(client, "Ann")
-    for query in ({"cursor": "nope"}, {"cursor": "1.a b"}, {"limit": 0}, {"limit": 201}, {"limit": "x"}):
+    for query in ({"cursor": "nope"}, {"cursor": "1.a b"},
+                  {"cursor": "99999999999999999999.a"}, {"limit": 0}, {"limit": 201}, {"limit": "x"}):
         response = client.get("/challenges", query_string=query, headers=auth(ann["token"]))
         assert response.status_code == 422 and response.get_json()["code"] == "validation-error", query
         assert response.mimetype == "application/problem+json"
