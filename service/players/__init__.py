@@ -5,6 +5,7 @@ of events per player.
     accounts.py    a player, its token, binding seats, my games
     names.py       names normalised; look-alike, invisible and mixed-script names refused
     ratings.py     Glicko-2 ratings of two-seat matches (a games.changes hook), the leaderboard
+    table_ratings.py  OpenSkill ratings of tables of 3 to 8 seats, partners as a team (a games.changes hook)
     feed.py        the player's events, and what a change to a game adds (a games.changes hook)
     stream.py      GET /me/stream (Server-Sent Events)
     challenges.py  offer, accept (makes the game), decline, cancel, expiry, rematch
@@ -26,7 +27,7 @@ def init_app(app) -> None:
     from ..core.extensions import api
     from ..games import changes
     from ..notify import sweeps
-    from . import feed, ratings
+    from . import feed, ratings, table_ratings
     from .challenge_routes import challenge_routes
     from .rating_routes import rating_routes
     from .routes import players
@@ -34,6 +35,7 @@ def init_app(app) -> None:
     for blueprint in (players, challenge_routes, table, rating_routes):
         api.register_blueprint(blueprint)
     changes.on_change(ratings.after_change, wanted=feed.has_bound_seats)  # before the feed's: game_over tells it
+    changes.on_change(table_ratings.after_change, wanted=feed.has_bound_seats)
     changes.on_change(feed.after_change, wanted=feed.has_bound_seats)
     changes.seat_openers.register(feed.bound_seat)
     sweeps.old_rows.register(feed.forget_before)

@@ -14,7 +14,7 @@ from ..core.extensions import db
 from ..core.tokens import hash_secret, new_token
 from ..core.web import bearer_token
 from ..games.models import Game, GameClock, Seat, utcnow
-from . import ratings
+from . import ratings, table_ratings
 from .models import Player, PlayerSeat
 from .names import name_key, normalised, refuse_if_reserved, refuse_if_unfit, skeleton
 
@@ -83,6 +83,7 @@ def revoke(player: Player) -> None:
 def describe(player: Player) -> dict:
     return {"id": player.id, "name": player.name, "email": player.email, "bot": player.bot,
             "created_at": player.created_at.isoformat(), "rating": ratings.describe(player),
+            "table_rating": table_ratings.describe(player),
             "token_created_at": player.token_created_at.isoformat() if player.token_created_at else None}
 
 

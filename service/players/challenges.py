@@ -15,7 +15,7 @@ from ..core.tokens import new_game_id
 from ..games import deadlines, seating, store, views
 from ..games.models import Game
 from ..rules import Rules
-from . import accounts, feed, limits, table_rematch
+from . import accounts, feed, limits, ratings, table_rematch
 from .models import Challenge, Player
 
 PENDING, ACCEPTED, DECLINED, CANCELLED, EXPIRED = "pending", "accepted", "declined", "cancelled", "expired"
@@ -186,9 +186,8 @@ def offer_rematch(game: Game, seat: int, now) -> Challenge:
 
 
 def _was_rated(game_id: str) -> bool:
-    """A rematch is rated as the game it follows was (a game made by no challenge: rated)."""
-    rated = db.session.execute(select(Challenge.rated).where(Challenge.game_id == game_id)).scalar()
-    return True if rated is None else rated
+    """A rematch is rated as the game it follows was (by its challenge, or as POST /me/games made it)."""
+    return ratings.is_rated(game_id)
 
 
 def rematch_links(game_id: str) -> dict:

@@ -15,7 +15,7 @@ from ..games import views
 from ..games.models import Seat, utcnow
 from ..games.table_game import TableGame, redact_table_event
 from ..rules import redact_event
-from . import ratings
+from . import ratings, table_ratings
 from .models import Player, PlayerEvent, PlayerSeat
 
 _players, _events, _bound = Player.__table__, PlayerEvent.__table__, PlayerSeat.__table__
@@ -99,7 +99,8 @@ def after_change(game, match, actor: int | None, events: list[dict]) -> None:
     names = dict(db.session.connection().execute(_NAMES, {"game": game.id}).all())
     at_table = isinstance(match, TableGame)
     redact = redact_table_event if at_table else redact_event  # a table's events name boards' local seats
-    rated = ratings.changes_of(game.id) if match.is_over and not at_table else {}  # rated by the hook before
+    rated = (table_ratings if at_table else ratings).changes_of(game.id) if match.is_over else {}  # by a hook before
+    change_key = "table_rating_change" if at_table else "rating_change"
     for seat, player in sorted(bound.items()):
         base = {"game_id": game.id, "seat": seat, "version": game.version}
         if actor is None:
@@ -111,7 +112,7 @@ def after_change(game, match, actor: int | None, events: list[dict]) -> None:
                         for e in events])
         if match.is_over:
             add(player, "game_over", **base, result=match.view(seat).get("result"),
-                **({"rating_change": rated[player]} if player in rated else {}))
+                **({change_key: rated[player]} if player in rated else {}))
         elif _turn_begins(match, seat, actor, events):
             add(player, "your_turn", **base, view=views.views_for(game, match, seats=(seat,))[seat])
 

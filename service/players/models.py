@@ -49,6 +49,11 @@ class Player(db.Model):
     rating_deviation: Mapped[float] = mapped_column(Float, nullable=False, default=350.0, server_default="350")
     rating_volatility: Mapped[float] = mapped_column(Float, nullable=False, default=0.06, server_default="0.06")
     rated_games: Mapped[int] = mapped_column(Integer, nullable=False, default=0, server_default="0")
+    # OpenSkill's Plackett-Luce (table_ratings.py): moved by each rated table of 3 to 8 seats.
+    table_mu: Mapped[float] = mapped_column(Float, nullable=False, default=25.0, server_default="25")
+    table_sigma: Mapped[float] = mapped_column(Float, nullable=False, default=25 / 3,
+                                               server_default="8.333333333333334")
+    table_games: Mapped[int] = mapped_column(Integer, nullable=False, default=0, server_default="0")
 
     __table_args__ = (Index("ix_players_leaderboard", "rating"),)
 
@@ -165,3 +170,31 @@ class RatingChange(db.Model):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
 
     __table_args__ = (Index("ix_rating_changes_player_id", "player_id"),)
+
+
+
+class TableRatingChange(db.Model):
+    """What one rated table (3 to 8 seats) did to one player's OpenSkill rating: written once per
+    (game, player), so a table's end is rated once, and kept as the player's table history."""
+
+    __tablename__ = "table_rating_changes"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, nullable=False)
+    rank: Mapped[int] = mapped_column(Integer, nullable=False)  # the side's place: 0 first; equal ranks: a tie
+    mu_before: Mapped[float] = mapped_column(Float, nullable=False)
+    sigma_before: Mapped[float] = mapped_column(Float, nullable=False)
+    mu_after: Mapped[float] = mapped_column(Float, nullable=False)
+    sigma_after: Mapped[float] = mapped_column(Float, nullable=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+
+    __table_args__ = (Index("ix_table_rating_changes_player_id", "player_id"),)
+
+
+class UnratedGame(db.Model):
+    """A game made by POST /me/games with `rated: false` (a challenge's game is as its challenge says)."""
+
+    __tablename__ = "unrated_games"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)

@@ -7,17 +7,18 @@ from sqlalchemy import bindparam, select
 from ..core.errors import Problem
 from ..core.extensions import db
 from ..core.web import problems
-from . import accounts, ratings
+from . import accounts, ratings, table_ratings
 from .models import Player
 from .rating_schemas import LeaderboardQuerySchema, LeaderboardSchema, ProfileSchema
 
 rating_routes = Blueprint("ratings", __name__, description="Ratings: players' profiles and the leaderboard")
 RATING_EXAMPLE = {"value": 1662.31, "deviation": 290.32, "volatility": 0.059999, "games": 1, "provisional": True}
+TABLE_RATING_EXAMPLE = {"mu": 26.9643, "sigma": 8.178, "ordinal": 2.43, "games": 1}
 
 
 def profile(player: Player) -> dict:
     return {"name": player.name, "bot": player.bot, "created_at": player.created_at.isoformat(),
-            "rating": ratings.describe(player)}
+            "rating": ratings.describe(player), "table_rating": table_ratings.describe(player)}
 
 
 # On the board: enough rated matches, a settled rating, an account still open.
@@ -33,7 +34,8 @@ _BOARD = (select(Player)
 @rating_routes.arguments(LeaderboardQuerySchema, location="query")
 @rating_routes.response(200, LeaderboardSchema, example={"players": [
     {"rank": 1, "name": "Ann", "bot": False, "created_at": "2030-01-01T12:00:00+00:00",
-     "rating": {**RATING_EXAMPLE, "deviation": 95.2, "games": 12, "provisional": False}}], "next_offset": None})
+     "rating": {**RATING_EXAMPLE, "deviation": 95.2, "games": 12, "provisional": False},
+     "table_rating": TABLE_RATING_EXAMPLE}], "next_offset": None})
 @problems(rating_routes, "validation-error")
 def leaderboard(query):
     """The leaderboard (`sort=rating`, required): players with at least 5 rated matches whose rating is
@@ -48,10 +50,12 @@ def leaderboard(query):
 @rating_routes.doc(operationId="getPlayer")
 @rating_routes.response(200, ProfileSchema, example={"name": "Ann", "bot": False,
                                                      "created_at": "2030-01-01T12:00:00+00:00",
-                                                     "rating": RATING_EXAMPLE})
+                                                     "rating": RATING_EXAMPLE,
+                                                     "table_rating": TABLE_RATING_EXAMPLE})
 @problems(rating_routes, "player-not-found")
 def get_player(name):
-    """A player's public profile: the name, whether it is a bot, and its rating."""
+    """A player's public profile: the name, whether it is a bot, its rating (two seats) and its table
+    rating (3 to 8 seats)."""
     player = accounts.by_name(name) if len(name) <= 40 else None
     if player is None:
         raise Problem("player-not-found", f"no player is called {name!r}")

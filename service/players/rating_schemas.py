@@ -19,6 +19,15 @@ class RatingSchema(ma.Schema):
     provisional = f.Boolean(required=True, **doc("True while the deviation is over 110", example=True))
 
 
+class TableRatingSchema(ma.Schema):
+    mu = f.Float(required=True, **doc("OpenSkill (Plackett-Luce) skill estimate; every player starts at 25",
+                                      example=25.0))
+    sigma = f.Float(required=True, **doc("How uncertain mu is (starts at 25/3, shrinks with tables played)",
+                                         example=8.3333))
+    ordinal = f.Float(required=True, **doc("mu - 3 sigma: the table rating to compare (starts at 0)", example=0.0))
+    games = f.Integer(required=True, **doc("Rated tables played", example=0))
+
+
 class RatingChangeSchema(ma.Schema):
     before = f.Float(required=True)
     after = f.Float(required=True)
@@ -27,11 +36,22 @@ class RatingChangeSchema(ma.Schema):
     provisional = f.Boolean(required=True)
 
 
+class TableRatingChangeSchema(ma.Schema):
+    before = f.Float(required=True, **doc("The ordinal (mu - 3 sigma) before the table"))
+    after = f.Float(required=True, **doc("The ordinal after it"))
+    delta = f.Float(required=True, **doc("after - before"))
+    mu = f.Float(required=True, **doc("mu after the table"))
+    sigma = f.Float(required=True, **doc("sigma after the table"))
+    rank = f.Integer(required=True, **doc("Your side's place: 0 first; sides of equal place tied"))
+
+
 class ProfileSchema(ma.Schema):
     name = f.String(required=True)
     bot = f.Boolean(required=True, **doc("A program that plays: rated in the same pool as people"))
     created_at = f.String(required=True, **doc("ISO-8601"))
-    rating = f.Nested(RatingSchema, required=True)
+    rating = f.Nested(RatingSchema, required=True, **doc("Glicko-2, from two-seat matches"))
+    table_rating = f.Nested(TableRatingSchema, required=True, **doc(
+        "OpenSkill, from tables of 3 to 8 seats (partners rated as a team)"))
 
 
 class LeaderboardQuerySchema(ma.Schema):

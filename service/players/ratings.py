@@ -2,9 +2,10 @@
 both ratings when it ends, in the transaction that ends it (`after_change`, a games.changes hook
 registered before the feed's, whose `game_over` event then carries each player's `rating_change`).
 
-Not rated: a challenge made with `rated: false` (and its rematches), a game with an anonymous
-seat, a table (three seats or more), and a match abandoned (resigned or lost on time) before its
-first hand ended. A resignation or a lost claim on time later on is a loss like any other.
+Not rated: a challenge made with `rated: false` (and its rematches) or a game made so by POST
+/me/games, a game with an anonymous seat, a table (three seats or more: table_ratings.py rates
+those), and a match abandoned (resigned or lost on time) before its first hand ended. A
+resignation or a lost claim on time later on is a loss like any other.
 """
 from __future__ import annotations
 
@@ -14,13 +15,14 @@ from ..core.extensions import db
 from ..games.models import utcnow
 from ..games.table_game import TableGame
 from ..rules.glicko2 import Rating, rate
-from .models import Challenge, Player, PlayerSeat, RatingChange
+from .models import Challenge, Player, PlayerSeat, RatingChange, UnratedGame
 
 PROVISIONAL_ABOVE = 110.0  # a deviation over this: the rating is provisional (and off the leaderboard)
 LEADERBOARD_GAMES = 5  # rated matches a player needs to be on the leaderboard
 
 _BOUND = select(PlayerSeat.seat, PlayerSeat.player_id).where(PlayerSeat.game_id == bindparam("game"))
 _CHALLENGE_RATED = select(Challenge.rated).where(Challenge.game_id == bindparam("game"))
+_MADE_UNRATED = select(UnratedGame.game_id).where(UnratedGame.game_id == bindparam("game"))
 _RATED_ALREADY = select(RatingChange.player_id).where(RatingChange.game_id == bindparam("game")).limit(1)
 _LOCKED = (select(Player).where(Player.id.in_(bindparam("ids", expanding=True))).order_by(Player.id)
            .with_for_update().execution_options(populate_existing=True))
@@ -33,6 +35,27 @@ def describe(player: Player) -> dict:
             "provisional": player.rating_deviation > PROVISIONAL_ABOVE}
 
 
+def is_rated(game_id: str) -> bool:
+    """Whether the game may move ratings: neither its challenge nor POST /me/games said `rated: false`."""
+    if db.session.execute(_CHALLENGE_RATED, {"game": game_id}).scalar() is False:
+        return False
+    return db.session.execute(_MADE_UNRATED, {"game": game_id}).first() is None
+
+
+def mark_unrated(game_id: str) -> None:
+    db.session.add(UnratedGame(game_id=game_id))
+
+
+def bound_players(game_id: str) -> dict[int, int]:
+    """{seat: player id} of the game's seats held by players."""
+    return dict(db.session.execute(_BOUND, {"game": game_id}).all())
+
+
+def lock_players(ids) -> dict[int, Player]:
+    """The players' rows, locked in id order (as the feed locks them), fresh from the database."""
+    return {row.id: row for row in db.session.execute(_LOCKED, {"ids": sorted(set(ids))}).scalars()}
+
+
 def _abandoned(match) -> bool:
     """Ended by a resignation or on time before any hand ended (`sheet`: the hands ended so far)."""
     return match.result.get("reason") != "target" and not match.sheet
@@ -42,10 +65,10 @@ def _seats_to_rate(game, match) -> dict[int, int] | None:
     """{seat: player id} when this finished match is to be rated, else None."""
     if isinstance(match, TableGame) or _abandoned(match):
         return None
-    bound = dict(db.session.execute(_BOUND, {"game": game.id}).all())
+    bound = bound_players(game.id)
     if set(bound) != {0, 1} or bound[0] == bound[1]:
         return None  # an anonymous seat
-    if db.session.execute(_CHALLENGE_RATED, {"game": game.id}).scalar() is False:
+    if not is_rated(game.id):
         return None
     if db.session.execute(_RATED_ALREADY, {"game": game.id}).first() is not None:
         return None  # rated once: a later change to the finished game changes nothing
@@ -59,7 +82,7 @@ def after_change(game, match, actor, events) -> None:
     bound = _seats_to_rate(game, match)
     if bound is None:
         return
-    rows = {row.id: row for row in db.session.execute(_LOCKED, {"ids": list(bound.values())}).scalars()}
+    rows = lock_players(bound.values())
     before = {seat: Rating(rows[pid].rating, rows[pid].rating_deviation, rows[pid].rating_volatility)
               for seat, pid in bound.items()}
     winner, moment = match.result.get("winner"), utcnow()

@@ -16,7 +16,7 @@ from ..games import seating, store, views, waiting
 from ..games.stream_docs import event_stream, last_event_id
 from ..games.view_schemas import VIEW_EXAMPLE
 from ..rules import Rules
-from . import accounts, stream
+from . import accounts, ratings, stream
 from .schemas import (
     AccountSchema,
     HouseBotSchema,
@@ -32,6 +32,7 @@ from .schemas import (
 players = Blueprint("players", __name__, description="Players: an account, its games and its stream of events")
 PLAYER_EXAMPLE = {"id": 7, "name": "Ann", "email": None, "bot": False, "created_at": "2030-01-01T12:00:00+00:00",
                   "rating": {"value": 1500.0, "deviation": 350.0, "volatility": 0.06, "games": 0, "provisional": True},
+                  "table_rating": {"mu": 25.0, "sigma": 8.3333, "ordinal": 0.0, "games": 0},
                   "token_created_at": "2030-01-01T12:00:00+00:00"}
 TOKEN_EXAMPLE = {"token": "pl4y3r...", "player": PLAYER_EXAMPLE}
 LINKS_EXAMPLE = {"game": "/games/MKsaxqYqE1pJxqt2oSEDug", "actions": "/games/MKsaxqYqE1pJxqt2oSEDug/actions",
@@ -152,12 +153,15 @@ def my_games(query):
           "validation-error", "invalid-option")
 def create_my_game(args):
     """Create a game with your player in seat 0, under your name; invite anyone with the invite code
-    (at a table, each seat's code from `invites`)."""
+    (at a table, each seat's code from `invites`). Rated (unless `rated: false`) when every seat is
+    taken by a player: Glicko-2 at two seats, the table rating at 3 to 8."""
     rules = Rules.from_dict(args["rules"])
     with store.transaction():
         player = accounts.current()
         game, token, invites = seating.open_game(rules, player.name, args["seats"], args["move_time_hours"])
         accounts.bind(game.id, 0, player)
+        if not args["rated"]:
+            ratings.mark_unrated(game.id)
         view = json.loads(views.publish_views(game, None)[0])
     body = {"game_id": game.id, "seat": 0, "token": token, "invite_code": invites[1], "links": game_links(game.id),
             "game": view, **({"invites": [{"seat": seat, "invite_code": code} for seat, code in invites.items()]}

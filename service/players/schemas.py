@@ -24,7 +24,7 @@ from ..games.table_schemas import (
 )
 from ..games.view_schemas import RevealedDealSchema, TableMeldSchema
 from .challenges import DECLINE_REASONS, OPPONENT_KINDS
-from .rating_schemas import RatingSchema
+from .rating_schemas import RatingSchema, TableRatingSchema
 
 RULES_CHOICE = doc("A preset from RULES.md plus option overrides; an unknown option or a value out of range "
                     "is refused (422 invalid-option, naming the option)",
@@ -64,7 +64,9 @@ class AccountSchema(ma.Schema):
     created_at = f.String(required=True, **doc("ISO-8601"))
     token_created_at = f.String(required=True, allow_none=True,
                                 **doc("When the current player token was made; null: revoked"))
-    rating = f.Nested(RatingSchema, required=True, **doc("Your Glicko-2 rating"))
+    rating = f.Nested(RatingSchema, required=True, **doc("Your Glicko-2 rating (two-seat matches)"))
+    table_rating = f.Nested(TableRatingSchema, required=True, **doc(
+        "Your OpenSkill table rating (tables of 3 to 8 seats, partners as a team)"))
 
 
 class HouseBotSchema(ma.Schema):
@@ -131,6 +133,8 @@ class NewGameSchema(StrictSchema):
     seats = WholeNumber(load_default=2, validate=v.OneOf(SEAT_COUNTS), **doc(
         "How many players, as in POST /games: 2 (the default) or a table; each other seat has its own "
         "invite code (`invites`), which a player joins with POST /me/games/{game_id}/join", example=2))
+    rated = JsonBoolean(load_default=True, **doc("false: the game moves nobody's rating (default true: rated "
+                                                "when every seat is taken by a player)"))
 
 
 class JoinAsPlayerSchema(StrictSchema):

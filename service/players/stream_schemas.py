@@ -15,7 +15,7 @@ from ..games.fields import Documented
 from ..games.schemas import VIEW_DOC
 from ..games.table_game import MAX_SEAT
 from .challenges import DECLINE_REASONS
-from .rating_schemas import RatingChangeSchema
+from .rating_schemas import RatingChangeSchema, TableRatingChangeSchema
 from .schemas import RULES, ChallengeSchema
 
 
@@ -94,7 +94,9 @@ class GameOverEventSchema(GameEventBase):
     result = Documented({"anyOf": [ref("MatchResult"), ref("TableResult")]}, required=True, metadata={
         "description": "The match's result (a table's: TableResult, by side)"})
     rating_change = f.Nested(RatingChangeSchema, **doc(
-        "A rated match only: what it did to your rating (GET /me shows the rating now)"))
+        "A rated two-seat match only: what it did to your rating (GET /me shows the rating now)"))
+    table_rating_change = f.Nested(TableRatingChangeSchema, **doc(
+        "A rated table only: what it did to your table rating (GET /me shows it now)"))
 
 
 PLAYER_STREAM_SCHEMAS = {
