@@ -6,10 +6,11 @@ from sqlalchemy import bindparam, select
 
 from ..core.errors import Problem
 from ..core.extensions import db
-from ..core.web import problems
+from ..core.web import BEARER, bearer_token, problems
+from ..games import store
 from . import accounts, ratings, table_ratings
 from .models import Player
-from .rating_schemas import LeaderboardQuerySchema, LeaderboardSchema, ProfileSchema
+from .rating_schemas import GameRatingsSchema, LeaderboardQuerySchema, LeaderboardSchema, ProfileSchema
 
 rating_routes = Blueprint("ratings", __name__, description="Ratings: players' profiles and the leaderboard")
 RATING_EXAMPLE = {"value": 1662.31, "deviation": 290.32, "volatility": 0.059999, "games": 1, "provisional": True}
@@ -60,3 +61,30 @@ def get_player(name):
     if player is None:
         raise Problem("player-not-found", f"no player is called {name!r}")
     return profile(player)
+
+
+def game_ratings(game) -> dict:
+    """What the game did (or, in play, will do) to its players' ratings, seat by seat."""
+    bound = ratings.bound_players(game.id)
+    table = len(game.seats) > 2
+    kind, changes = ("table_rating", table_ratings.changes_of(game.id)) if table else ("rating",
+                                                                                     ratings.changes_of(game.id))
+    if game.status != "finished":
+        return {"rated": len(set(bound.values())) == len(game.seats) and ratings.is_rated(game.id), "changes": []}
+    names = dict(db.session.execute(select(Player.id, Player.name).where(Player.id.in_(list(changes)))).all())
+    return {"rated": bool(changes), "changes": [
+        {"seat": seat, "player": names[pid], "kind": kind, **{k: changes[pid][k] for k in ("before", "after", "delta")}}
+        for seat, pid in sorted(bound.items()) if pid in changes]}
+
+
+@rating_routes.route("/games/<game_id>/ratings", methods=["GET"])
+@rating_routes.doc(operationId="getGameRatings", security=BEARER)
+@rating_routes.response(200, GameRatingsSchema, example={"rated": True, "changes": [
+    {"seat": 0, "player": "Ann", "kind": "rating", "before": 1500.0, "after": 1662.31, "delta": 162.31},
+    {"seat": 1, "player": "Bob", "kind": "rating", "before": 1500.0, "after": 1337.69, "delta": -162.31}]})
+@problems(rating_routes, "invalid-token")
+def get_game_ratings(game_id):
+    """For a seat of the game: whether it is rated, and once over what it did to each player's rating
+    (Glicko-2 at two seats, the table rating's ordinal at 3 to 8), as the result page shows it."""
+    game, _ = store.read_seat(game_id, bearer_token())
+    return game_ratings(game)

@@ -69,3 +69,22 @@ class LeaderboardSchema(ma.Schema):
     players = f.List(f.Nested(LeaderboardRowSchema), required=True)
     next_offset = f.Integer(required=True, allow_none=True, **doc("Pass as ?offset= for the next page; null: "
                                                                    "this was the last"))
+
+
+class GameRatingChangeSchema(ma.Schema):
+    seat = f.Integer(required=True)
+    player = f.String(required=True, **doc("The player holding the seat"))
+    kind = f.String(required=True, validate=v.OneOf(("rating", "table_rating")),
+                    **doc("rating: Glicko-2 (two seats), its value; table_rating: OpenSkill, its ordinal"))
+    before = f.Float(required=True)
+    after = f.Float(required=True)
+    delta = f.Float(required=True, **doc("after - before"))
+
+
+class GameRatingsSchema(ma.Schema):
+    rated = f.Boolean(required=True, **doc(
+        "Whether the game moves ratings: while it is played, whether it will when it ends (every seat a "
+        "player's, not made with rated: false); once over, whether it did (not when given up before any hand "
+        "ended)"))
+    changes = f.List(f.Nested(GameRatingChangeSchema), required=True, **doc(
+        "Once a rated game is over: what it did to each seat's rating, by seat; empty before"))

@@ -86,6 +86,20 @@ def test_a_four_seat_table_moves_each_player_as_openskill_computes_partners_as_a
     # Partners' ratings moved alike (they started alike); the other side's went down.
     rated = [table_rating(client, p) for p in players]
     assert rated[0] == rated[2] and rated[1] == rated[3] and rated[0] != rated[1]
+    # The result page's answer: each seat's table rating before and after, by seat.
+    answer = client.get(f"/games/{game['id']}/ratings", headers=auth(players[3]["token"]))
+    assert answer.status_code == 200, answer.get_json()
+    assert answer.get_json() == {"rated": True, "changes": [
+        {"seat": s, "player": p["name"], "kind": "table_rating", "before": 0.0, "after": rated[s]["ordinal"],
+         "delta": rated[s]["ordinal"]} for s, p in enumerate(players)]}
+    refused = client.get(f"/games/{game['id']}/ratings", headers=auth("not-a-token"))
+    assert refused.status_code == 401 and refused.get_json()["code"] == "invalid-token"
+
+
+def test_a_table_in_play_says_whether_it_will_be_rated(client):
+    players, game = players_table(client, 3)
+    answer = client.get(f"/games/{game['id']}/ratings", headers=auth(players[0]["token"]))
+    assert answer.get_json() == {"rated": True, "changes": []}
 
 
 def test_a_resignation_at_three_seats_ranks_the_resigner_last(client, app):

@@ -4,6 +4,7 @@
 import { call, describe } from "./api.js";
 import { $, el } from "./dom.js";
 import { signedIn } from "./player.js";
+import { showRatings } from "./rating_result.js";
 import { getSeat, saveSeat } from "./seats.js";
 
 const REMATCH_POLL_MS = 4000;  // an offer changes no game: look for one now and then at the match's end
@@ -184,6 +185,7 @@ export function setUpExtras({ gameId, token }) {
     if (view.status !== "finished") $("rematch").hidden = true;
     else if (!rematchStarted) {
       rematchStarted = true;
+      showRatings(gameId, auth(), view.seat);  // the result: what the match did to the ratings
       startRematch(view);
     }
   };
