@@ -14,8 +14,16 @@ from ..games import deadlines, store, views
 from ..games.models import Game, Seat, Vacation
 from ..notify.addresses import normalised
 from ..notify.models import Contact, InboundMail, MailAddress, MailConfirmation, MailInvitation, OutboxMessage
-from ..players import ratings
-from ..players.models import Challenge, Player, PlayerEvent, PlayerSeat, RatingChange, WatchLink
+from ..players import ratings, table_ratings
+from ..players.models import (
+    Challenge,
+    Player,
+    PlayerEvent,
+    PlayerSeat,
+    RatingChange,
+    TableRatingChange,
+    WatchLink,
+)
 from ..series.models import SeriesRecord
 from .models import AdminAction
 
@@ -121,7 +129,7 @@ def export_player(player: Player) -> dict:
         "player": {"id": player.id, "name": player.name, "email": player.email, "bot": player.bot,
                    "created_at": when(player.created_at), "token_created_at": when(player.token_created_at),
                    "suspended_at": when(player.suspended_at), "erased_at": when(player.erased_at),
-                   "rating": ratings.describe(player)},
+                   "rating": ratings.describe(player), "table_rating": table_ratings.describe(player)},
         "games": [seat_record(db.session.get(Game, game_id), seat) for game_id, seat in seats],
         "challenges": [{"challenge_id": c.id, "made_by_you": c.challenger_id == player.id,
                         "other": names.get(c.target_id if c.challenger_id == player.id else c.challenger_id),
@@ -135,6 +143,11 @@ def export_player(player: Player) -> dict:
                             "volatility": r.volatility_after, "created_at": when(r.created_at)}
                            for r in rows(select(RatingChange).where(RatingChange.player_id == player.id)
                                          .order_by(RatingChange.created_at))],
+        "table_rating_changes": [{"game_id": r.game_id, "seat": r.seat, "rank": r.rank, "mu_before": r.mu_before,
+                                  "sigma_before": r.sigma_before, "mu_after": r.mu_after, "sigma_after": r.sigma_after,
+                                  "created_at": when(r.created_at)}
+                                 for r in rows(select(TableRatingChange).where(TableRatingChange.player_id == player.id)
+                                               .order_by(TableRatingChange.created_at))],
         "stream_events": [{"seq": e.seq, "type": e.type, "payload": e.payload, "created_at": when(e.created_at)}
                           for e in rows(select(PlayerEvent).where(PlayerEvent.player_id == player.id)
                                         .order_by(PlayerEvent.seq))],

@@ -43,6 +43,7 @@ def test_export_holds_the_players_data_and_no_other_players_secrets(client, app)
     assert [(r["game_id"], r["opponent"]) for r in document["rating_changes"]] == [(done["id"], "Bob")]
     assert document["player"]["rating"]["games"] == 1
     assert document["player"]["rating"]["value"] == round(document["rating_changes"][0]["after"], 2)
+    assert document["player"]["table_rating"]["games"] == 0 and document["table_rating_changes"] == []
     assert document["stream_events"]  # her stream: the games started, her turns, ...
     assert ANN_MAIL in {a["address"] for a in document["mail"]["confirmations"]} | \
         {m["recipient"] for m in document["mail"]["log"]}

@@ -9,6 +9,7 @@ from openskill.models import PlackettLuce
 
 from service.players.table_ratings import side_ranks
 
+from ..admin.support import admin
 from ..api.helpers import act, auth
 from ..api.table_helpers import mover_and_action
 from .support import events_of, new_player
@@ -115,6 +116,10 @@ def test_a_resignation_at_three_seats_ranks_the_resigner_last(client, app):
     assert side_ranks([[0], [1], [2]], result, forfeited_by=1) == ranks
     start = {seat: {"mu": 25.0, "sigma": 25 / 3} for seat in before}
     assert_rated_as(client, app, players, start, [[0], [1], [2]], ranks, games=1)
+    # A person's export holds the table rating and what each table did to it.
+    document = admin(app, "export", players[1]["name"])
+    assert document["player"]["table_rating"] == table_rating(client, players[1])
+    assert [(r["game_id"], r["seat"], r["rank"]) for r in document["table_rating_changes"]] == [(game["id"], 1, 2)]
 
 
 def test_side_ranks_winner_first_then_totals_and_ties_share_a_place():
