@@ -7,7 +7,7 @@
 It listens on GET /me/stream (resuming with Last-Event-ID after a dropped connection or a server
 restart), accepts the challenges that fit its settings (declining the others with a reason code),
 accepts rematches, and plays every `your_turn` with the reference bot's decision (bot.decide),
-logging one line per decision. Needs only `requests`, and beside this file bot.py, gin.py, its
+logging one line per decision, and one line per finished match with what it did to its rating. Needs only `requests`, and beside this file bot.py, gin.py, its
 gin_*.py modules and api.py. With --register NAME and no token in --token-file yet, it makes its own
 bot account first and keeps the token in that file (the Procfile's `bot:` line runs the house bot
 this way).
@@ -101,6 +101,23 @@ class AccountBot:
             self.play(event["game_id"], event["view"])
         elif kind == "game_over":
             log.info("game=%s over: %s", event["game_id"][:8], json.dumps(event.get("result")))
+            self.report_rating(event)
+
+    def report_rating(self, event: dict) -> None:
+        """One line after each match: what it did to the rating (the event says so when it was rated)."""
+        game = event["game_id"][:8]
+        table = "table_rating_change" in event
+        change = event.get("table_rating_change") if table else event.get("rating_change")
+        if change is not None:
+            log.info("game=%s %s %s -> %s (%+.2f)", game, "table rating" if table else "rating", change["before"],
+                     change["after"], change["delta"])
+            return
+        try:
+            me = self.call("GET", "/me").json()
+            log.info("game=%s not rated: rating %s, table rating %s", game, me["rating"]["value"],
+                     me["table_rating"]["ordinal"])
+        except (requests.RequestException, ValueError, KeyError) as exc:
+            log.warning("game=%s not rated; could not read the rating: %s", game, exc)
 
     def catch_up(self) -> None:
         """What waited before the stream was open: challenges to us, and games where it is our turn."""

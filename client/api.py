@@ -173,6 +173,10 @@ class Api:
         from urllib.parse import quote
         return self.request("GET", f"/players/{quote(name, safe='')}").json()
 
+    def leaderboard(self, limit: int = 50, offset: int = 0) -> dict:
+        """A page of the leaderboard: {"players": [{"rank", "name", "bot", "rating", ...}], "next_offset"}."""
+        return self.request("GET", "/players", params={"sort": "rating", "limit": limit, "offset": offset}).json()
+
     def house_bot(self) -> dict:
         """{"name", "bot"} of the server's own bot, the computer to challenge (404 no-house-bot: none)."""
         return self.request("GET", "/house-bot").json()

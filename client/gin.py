@@ -37,8 +37,8 @@ import re
 import sys
 
 if __package__:  # part of the `client` package (the installed `gin`, python -m client.gin) or `gin_client`
-    from . import (api as http, gin_cards, gin_common, gin_display, gin_history, gin_play, gin_players, gin_seats,
-                   gin_store, gin_webhooks)
+    from . import (api as http, gin_cards, gin_common, gin_display, gin_history, gin_play, gin_players, gin_ratings,
+                   gin_seats, gin_store, gin_webhooks)
 else:  # a script, or copied somewhere with its modules and api.py beside it: they are imported by name, once
     _here = os.path.dirname(os.path.abspath(__file__))
     if _here not in sys.path:  # python -P or -I, or loaded by its path from elsewhere
@@ -51,6 +51,7 @@ else:  # a script, or copied somewhere with its modules and api.py beside it: th
     import gin_play
     import gin_webhooks
     import gin_players
+    import gin_ratings
     import gin_seats
     import gin_store
 
@@ -90,7 +91,7 @@ CHALLENGE_ID_LENGTH, cmd_register, cmd_me, cmd_games, wait_for_answer, new_vs_bo
 cmd_accept, cmd_decline, cmd_cancel, cmd_rematch, cmd_watch_link, format_series, cmd_series = (
     gin_players.cmd_accept, gin_players.cmd_decline, gin_players.cmd_cancel, gin_players.cmd_rematch,
     gin_players.cmd_watch_link, gin_players.format_series, gin_players.cmd_series)
-cmd_rating = gin_players.cmd_rating
+cmd_rating, cmd_leaderboard = gin_ratings.cmd_rating, gin_ratings.cmd_leaderboard
 
 
 # ---------------------------------------------------------------------------------------------
@@ -196,7 +197,10 @@ COMMANDS = [
     ("register", cmd_register, "make your player account on the server (one token for all your games)",
      "gin register Ann --email ann@example.org", "register"),
     ("me", cmd_me, "your player account", "gin me", ""),
-    ("rating", cmd_rating, "your Glicko-2 rating, or another player's by name", "gin rating Bob", "rating"),
+    ("rating", cmd_rating, "your ratings (Glicko-2 at two seats, OpenSkill at tables), or another player's by name",
+     "gin rating Bob", "rating"),
+    ("leaderboard", cmd_leaderboard, "the leaderboard: players with 5+ rated matches, highest rating first, paged",
+     "gin leaderboard --limit 20 --offset 20", "leaderboard"),
     ("games", cmd_games, "your player's games on the server, your turn first (and remember them here)",
      "gin games", "games"),
     ("challenge", cmd_challenge, "challenge a player by name, or post an open challenge",
@@ -286,6 +290,9 @@ def build_parser() -> argparse.ArgumentParser:
             sub.add_argument("--bot", action="store_true", help="the account is a program's")
         elif kind == "rating":
             sub.add_argument("player_name", metavar="NAME", nargs="?", help="a player's name (default: yours)")
+        elif kind == "leaderboard":
+            sub.add_argument("--limit", type=_positive, default=50, help="players per page (default 50, at most 200)")
+            sub.add_argument("--offset", type=_not_negative, default=0, help="skip this many (paging)")
         elif kind == "games":
             sub.add_argument("--limit", type=_positive, default=50, help="games per page (default 50)")
             sub.add_argument("--offset", type=_not_negative, default=0, help="skip this many (paging)")

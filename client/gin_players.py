@@ -77,20 +77,6 @@ def cmd_me(args, store: Store) -> int:
     return EXIT_OK
 
 
-def cmd_rating(args, store: Store) -> int:
-    """Your rating, or another player's (by name): the value, its deviation, rated matches."""
-    api, _ = _player_api(args, store)
-    shown = api.player(args.player_name) if args.player_name else api.me()
-    if args.json:
-        _print_json({"name": shown["name"], "bot": shown["bot"], "rating": shown["rating"]})
-        return EXIT_OK
-    rating = shown["rating"]
-    print(f"{shown['name']}{' (a bot)' if shown['bot'] else ''}: {rating['value']:.0f} "
-          f"(deviation {rating['deviation']:.0f}{', provisional' if rating['provisional'] else ''}), "
-          f"{rating['games']} rated match{'' if rating['games'] == 1 else 'es'}.")
-    return EXIT_OK
-
-
 def _game_row(game: dict) -> str:
     opponent = game.get("opponent") or {}
     who = opponent.get("player") or opponent.get("name") or "(nobody yet)"

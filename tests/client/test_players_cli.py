@@ -220,9 +220,11 @@ def test_rating_shows_yours_and_anothers_and_an_unrated_challenge_says_so(tmp_pa
     names = unique("Ann"), unique("Bob")
     ann.run("register", names[0])
     bob.run("register", names[1], "--bot")
-    assert ann.run("rating").stdout.strip() == f"{names[0]}: 1500 (deviation 350, provisional), 0 rated matches."
+    assert ann.run("rating").stdout.strip() == (f"{names[0]}: 1500 (deviation 350, provisional), 0 rated matches; "
+                                                f"table rating 0.00 (mu 25.00, sigma 8.33), 0 rated tables.")
     assert ann.json("rating", names[1]) == {"name": names[1], "bot": True, "rating": {
-        "value": 1500.0, "deviation": 350.0, "volatility": 0.06, "games": 0, "provisional": True}}
+        "value": 1500.0, "deviation": 350.0, "volatility": 0.06, "games": 0, "provisional": True},
+        "table_rating": {"mu": 25.0, "sigma": 8.3333, "ordinal": 0.0, "games": 0}}
     missing = ann.run("rating", unique("Nobody"), check=gin.EXIT_NOT_FOUND)
     assert "[player-not-found]" in missing.stderr
     made = ann.json("challenge", names[1], "--unrated")

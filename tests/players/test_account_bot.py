@@ -55,6 +55,9 @@ def test_the_account_bot_plays_three_games_at_once_from_one_stream(live_server, 
         mine = requests.post(f"{live_server}/challenges/{refused['challenge_id']}/cancel", headers=bearer(people[3]),
                              timeout=10).json()
         assert mine["code"] == "challenge-closed"
+        while sum(" rating " in line for line in (tmp_path / "bot.log").read_text().splitlines()) < 3:
+            assert bot.poll() is None, (tmp_path / "bot.log").read_text()  # each match's rating, logged
+            time.sleep(0.05)
     finally:
         bot.terminate()
         bot.wait()
@@ -63,6 +66,11 @@ def test_the_account_bot_plays_three_games_at_once_from_one_stream(live_server, 
     decisions = [line for line in lines if " action=" in line]
     assert {game_id[:8] for game_id, _ in games} <= {line.split("game=")[1][:8] for line in decisions}
     assert "Traceback" not in "\n".join(lines)
+    # After each match, a line with what it did to the bot's rating; the last one's is the rating now.
+    rated = [line for line in lines if " rating " in line]
+    assert {line.split("game=")[1][:8] for line in rated} == {game_id[:8] for game_id, _ in games}
+    now = requests.get(f"{live_server}/players/RoboBot", timeout=10).json()["rating"]
+    assert rated[-1].split(" -> ")[1].split(" ")[0] == str(now["value"]) and now["games"] == 3
 
 
 def test_the_procfile_house_bot_accepts_a_challenge_and_plays_it_out(live_server, tmp_path):
