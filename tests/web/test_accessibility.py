@@ -1,9 +1,11 @@
 """Accessibility held by a tool (issue 24): axe-core (the copy axe-playwright-python ships) runs in
 Chromium on every page a player meets (the landing page, joining, a seat at 2, 3, 4 and 8 seats,
-a hand's end, a match's end, my games, the player page, a watch page, a replay and the docs) at 1280 and
+a hand's end, a match's end (and a rated one's, with its ratings), my games, the player page, a watch page, a replay and the docs) at 1280 and
 360 px, and finds no violation of the WCAG 2.1 A and AA rules. At 200% zoom (1280 px seen as 640)
 with reduced motion asked for, each page fits its width and nothing moves."""
 from __future__ import annotations
+
+import uuid
 
 import pytest
 
@@ -21,6 +23,18 @@ def table(site, seats: int) -> tuple[str, str]:
         api(site, "POST", f"/games/{created['game_id']}/join",
             body={"invite_code": invite["invite_code"], "name": f"P{invite['seat']}"})
     return created["game_id"], created["token"]
+
+
+def rated_match_end(site) -> str:
+    """A finished match between two player accounts: its seat page shows the ratings panel."""
+    tokens = [api(site, "POST", "/players", body={"name": f"{name}{uuid.uuid4().hex[:6]}"})["token"]
+              for name in ("Ann", "Bob")]
+    bob = api(site, "GET", "/me", tokens[1])["name"]
+    offer = api(site, "POST", "/challenges", tokens[0], {"to": bob, "rules": {"target": 25}})
+    made = api(site, "POST", f"/challenges/{offer['challenge_id']}/accept", tokens[1])
+    seats = {made["seat"]: tokens[1], 1 - made["seat"]: tokens[0]}
+    play_until(site, made["game_id"], seats, lambda view: view["status"] == "finished")
+    return f"/play/{made['game_id']}#token={seats[0]}"
 
 
 @pytest.fixture(scope="module")
@@ -41,6 +55,7 @@ def pages(site) -> dict[str, tuple[str, str]]:
     link = api(site, "POST", f"/games/{finished_id}/watch-links", finished_tokens[0])
     found["watch"] = (f"/watch/{finished_id}#key={link['key']}", "#sheet-table tr")
     found["replay"] = (f"/replay/{finished_id}#key={link['key']}", "#step-events li")
+    found["rated match end"] = (rated_match_end(site), "#rating-changes li")
     for seats in (3, 4, 8):
         table_id, token = table(site, seats)
         found[f"seat of {seats}"] = (f"/play/{table_id}#token={token}", "#table-panel h2")
@@ -48,7 +63,7 @@ def pages(site) -> dict[str, tuple[str, str]]:
 
 
 PAGES = ["landing", "join", "seat of 2", "seat of 3", "seat of 4", "seat of 8", "hand end", "match end",
-         "my games", "player", "watch", "replay", "docs"]
+         "rated match end", "my games", "player", "watch", "replay", "docs"]
 
 
 @pytest.mark.parametrize("width", ["1280", "360"])
