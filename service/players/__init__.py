@@ -6,13 +6,15 @@ of events per player.
     names.py       names normalised; look-alike, invisible and mixed-script names refused
     ratings.py     Glicko-2 ratings of two-seat matches (a games.changes hook), the leaderboard
     table_ratings.py  OpenSkill ratings of tables of 3 to 8 seats, partners as a team (a games.changes hook)
+    profiles.py    a profile's rating history, record per opponent, games; public games' watch links
     feed.py        the player's events, and what a change to a game adds (a games.changes hook)
     stream.py      GET /me/stream (Server-Sent Events)
     challenges.py  offer, accept (makes the game), decline, cancel, expiry, rematch
     challenge_list.py  GET /challenges: filtered in SQL, newest first, paged by cursor
     limits.py      the caps on pending offers a player sends and receives
     watching.py    watch links and the public view
-    routes.py, challenge_routes.py, table_routes.py, rating_routes.py, schemas.py   the HTTP side
+    routes.py, challenge_routes.py, table_routes.py, rating_routes.py, profile_routes.py, schemas.py
+                   the HTTP side
 
 A feature above games and notify: it hears of games' changes through games.changes.
 """
@@ -29,10 +31,11 @@ def init_app(app) -> None:
     from ..notify import sweeps
     from . import feed, ratings, table_ratings
     from .challenge_routes import challenge_routes
+    from .profile_routes import profile_routes
     from .rating_routes import rating_routes
     from .routes import players
     from .table_routes import table
-    for blueprint in (players, challenge_routes, table, rating_routes):
+    for blueprint in (players, challenge_routes, table, rating_routes, profile_routes):
         api.register_blueprint(blueprint)
     changes.on_change(ratings.after_change, wanted=feed.has_bound_seats)  # before the feed's: game_over tells it
     changes.on_change(table_ratings.after_change, wanted=feed.has_bound_seats)

@@ -84,6 +84,7 @@ def describe(player: Player) -> dict:
     return {"id": player.id, "name": player.name, "email": player.email, "bot": player.bot,
             "created_at": player.created_at.isoformat(), "rating": ratings.describe(player),
             "table_rating": table_ratings.describe(player),
+            "public_games": player.public_games_secret is not None,
             "token_created_at": player.token_created_at.isoformat() if player.token_created_at else None}
 
 
@@ -156,7 +157,7 @@ _TABLE_PLAYERS = (select(PlayerSeat.game_id, PlayerSeat.seat, Player.name, Playe
                   .where(PlayerSeat.game_id.in_(bindparam("games", expanding=True))))
 
 
-def _score(view: dict, seat: int) -> tuple[int, int]:
+def score_of(view: dict, seat: int) -> tuple[int, int]:
     """(mine, the other side's) of the current game; at a table, my side's and the best other side's."""
     totals = ((view.get("scores") or {}).get("games") or [{}])[-1].get("totals") or [0, 0]
     sides = view.get("sides")
@@ -177,7 +178,7 @@ def my_games(player: Player, limit: int, offset: int, links_of) -> dict:
     games = []
     for row in rows[:limit]:
         view = views[row.id]
-        you, opponent = _score(view, row.seat)
+        you, opponent = score_of(view, row.seat)
         seats = len(view.get("players") or ()) or 2
         rival = _rival(row, view, bound) if seats > 2 else {
             "name": row.opponent_name, "player": row.opponent_player,

@@ -54,6 +54,10 @@ class Player(db.Model):
     table_sigma: Mapped[float] = mapped_column(Float, nullable=False, default=25 / 3,
                                                server_default="8.333333333333334")
     table_games: Mapped[int] = mapped_column(Integer, nullable=False, default=0, server_default="0")
+    # Set while the player lets profile viewers watch its games and replay them (PATCH /me
+    # `public_games`): each game's public watch key is derived from it (watching.public_key), so
+    # clearing it revokes them all and setting a fresh one never revives a key given out before.
+    public_games_secret: Mapped[str | None] = mapped_column(String(64))
 
     __table_args__ = (Index("ix_players_leaderboard", "rating"),)
 

@@ -19,7 +19,8 @@ TABLE_RATING_EXAMPLE = {"mu": 26.9643, "sigma": 8.178, "ordinal": 2.43, "games":
 
 def profile(player: Player) -> dict:
     return {"name": player.name, "bot": player.bot, "created_at": player.created_at.isoformat(),
-            "rating": ratings.describe(player), "table_rating": table_ratings.describe(player)}
+            "rating": ratings.describe(player), "table_rating": table_ratings.describe(player),
+            "public_games": player.public_games_secret is not None}
 
 
 # On the board: enough rated matches, a settled rating, an account still open.
@@ -36,7 +37,7 @@ _BOARD = (select(Player)
 @rating_routes.response(200, LeaderboardSchema, example={"players": [
     {"rank": 1, "name": "Ann", "bot": False, "created_at": "2030-01-01T12:00:00+00:00",
      "rating": {**RATING_EXAMPLE, "deviation": 95.2, "games": 12, "provisional": False},
-     "table_rating": TABLE_RATING_EXAMPLE}], "next_offset": None})
+     "table_rating": TABLE_RATING_EXAMPLE, "public_games": False}], "next_offset": None})
 @problems(rating_routes, "validation-error")
 def leaderboard(query):
     """The leaderboard (`sort=rating`, required): players with at least 5 rated matches whose rating is
@@ -51,8 +52,8 @@ def leaderboard(query):
 @rating_routes.doc(operationId="getPlayer")
 @rating_routes.response(200, ProfileSchema, example={"name": "Ann", "bot": False,
                                                      "created_at": "2030-01-01T12:00:00+00:00",
-                                                     "rating": RATING_EXAMPLE,
-                                                     "table_rating": TABLE_RATING_EXAMPLE})
+                                                     "rating": RATING_EXAMPLE, "table_rating": TABLE_RATING_EXAMPLE,
+                                                     "public_games": False})
 @problems(rating_routes, "player-not-found")
 def get_player(name):
     """A player's public profile: the name, whether it is a bot, its rating (two seats) and its table

@@ -52,6 +52,8 @@ class ProfileSchema(ma.Schema):
     rating = f.Nested(RatingSchema, required=True, **doc("Glicko-2, from two-seat matches"))
     table_rating = f.Nested(TableRatingSchema, required=True, **doc(
         "OpenSkill, from tables of 3 to 8 seats (partners rated as a team)"))
+    public_games = f.Boolean(required=True, **doc("Whether the player lets anyone watch its current games and "
+                                                   "replay its finished ones (links in GET /players/{name}/games)"))
 
 
 class LeaderboardQuerySchema(ma.Schema):

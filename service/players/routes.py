@@ -16,7 +16,8 @@ from ..games import seating, store, views, waiting
 from ..games.stream_docs import event_stream, last_event_id
 from ..games.view_schemas import VIEW_EXAMPLE
 from ..rules import Rules
-from . import accounts, ratings, stream
+from . import accounts, profiles, ratings, stream
+from .profile_schemas import AccountPatchSchema
 from .schemas import (
     AccountSchema,
     HouseBotSchema,
@@ -33,7 +34,7 @@ players = Blueprint("players", __name__, description="Players: an account, its g
 PLAYER_EXAMPLE = {"id": 7, "name": "Ann", "email": None, "bot": False, "created_at": "2030-01-01T12:00:00+00:00",
                   "rating": {"value": 1500.0, "deviation": 350.0, "volatility": 0.06, "games": 0, "provisional": True},
                   "table_rating": {"mu": 25.0, "sigma": 8.3333, "ordinal": 0.0, "games": 0},
-                  "token_created_at": "2030-01-01T12:00:00+00:00"}
+                  "public_games": False, "token_created_at": "2030-01-01T12:00:00+00:00"}
 TOKEN_EXAMPLE = {"token": "pl4y3r...", "player": PLAYER_EXAMPLE}
 LINKS_EXAMPLE = {"game": "/games/MKsaxqYqE1pJxqt2oSEDug", "actions": "/games/MKsaxqYqE1pJxqt2oSEDug/actions",
                  "events": "/games/MKsaxqYqE1pJxqt2oSEDug/events", "stream": "/games/MKsaxqYqE1pJxqt2oSEDug/stream"}
@@ -104,6 +105,21 @@ def house_bot():
 def get_me():
     """The player the token opens."""
     return accounts.describe(accounts.current())
+
+
+@players.route("/me", methods=["PATCH"])
+@players.doc(operationId="updateMe", security=BEARER)
+@players.arguments(AccountPatchSchema, example={"public_games": True})
+@players.response(200, AccountSchema, example={**PLAYER_EXAMPLE, "public_games": True})
+@problems(players, "invalid-token", "account-suspended", "malformed-json", "payload-too-large",
+          "unsupported-media-type", "validation-error")
+def update_me(fields):
+    """Change your account's settings: `public_games` lets anyone who opens your profile watch your
+    current games and replay your finished ones; false revokes every such link at once."""
+    with store.transaction():
+        player = accounts.current(lock=True)
+        profiles.set_public_games(player, fields["public_games"])
+    return accounts.describe(player)
 
 
 @players.route("/me/token", methods=["POST"])

@@ -67,6 +67,8 @@ class AccountSchema(ma.Schema):
     rating = f.Nested(RatingSchema, required=True, **doc("Your Glicko-2 rating (two-seat matches)"))
     table_rating = f.Nested(TableRatingSchema, required=True, **doc(
         "Your OpenSkill table rating (tables of 3 to 8 seats, partners as a team)"))
+    public_games = f.Boolean(required=True, **doc("Whether your profile links your games to watch and replay "
+                                                   "(PATCH /me to change)"))
 
 
 class HouseBotSchema(ma.Schema):

@@ -5,6 +5,10 @@ pile, counts, scores, finished hands' records), not by removing the private part
 the engine adds later stays hidden until someone decides it is public."""
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
+
 from sqlalchemy import bindparam, select
 
 from ..core.database import begin_read_only
@@ -13,7 +17,7 @@ from ..core.extensions import db
 from ..core.tokens import hash_secret, new_token
 from ..games import store, views
 from ..games.models import Game, utcnow
-from .models import WatchLink
+from .models import Player, PlayerSeat, WatchLink
 
 PUBLIC_KEYS = ("phase", "to_move", "dealer", "hand_number", "discard_pile", "stock_count", "knock_limit",
                "multiplier", "scores", "last_hand", "result", "rules")
@@ -55,15 +59,36 @@ def revoke(game: Game, link_id: str) -> None:
     db.session.delete(link)
 
 
+def public_key(secret: str, game_id: str) -> str:
+    """The watch key a profile shows for a game of a player whose games are public: HMAC-SHA256 of
+    the game id under the player's secret, so no key is stored and none outlives the setting."""
+    digest = hmac.new(secret.encode(), game_id.encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
+
+
+# The secrets of the game's players whose games are public (an erased or suspended one's open nothing).
+_PUBLIC_SECRETS = (select(Player.public_games_secret).join(PlayerSeat, PlayerSeat.player_id == Player.id)
+                   .where(PlayerSeat.game_id == bindparam("game"), Player.public_games_secret.is_not(None),
+                          Player.erased_at.is_(None), Player.suspended_at.is_(None)))
+
+
+def _opens_publicly(game_id: str, key: str) -> bool:
+    secrets = db.session.execute(_PUBLIC_SECRETS, {"game": game_id}).scalars()
+    return any(hmac.compare_digest(public_key(secret, game_id), key) for secret in secrets)
+
+
 _GAME_BY_KEY = select(Game).where(Game.id == bindparam("game"), Game.id.in_(
     select(WatchLink.game_id).where(WatchLink.key_hash == bindparam("key_hash"))))
 
 
 def game_by_key(game_id: str, key: str) -> Game | None:
-    """The game a watch key opens, or None."""
+    """The game a watch key opens (a watch link's, or the public key of a player's game), or None."""
     if not store.could_be_game_id(game_id):
         return None
-    return db.session.execute(_GAME_BY_KEY, {"game": game_id, "key_hash": hash_secret(key)}).scalar()
+    game = db.session.execute(_GAME_BY_KEY, {"game": game_id, "key_hash": hash_secret(key)}).scalar()
+    if game is None and _opens_publicly(game_id, key):
+        game = db.session.get(Game, game_id)
+    return game
 
 
 def public_view(game_id: str, key: str) -> dict:
