@@ -1,4 +1,4 @@
-"""What a player's public profile shows beside the rating: its rating history, its record against
+"""What a player's public profile shows: its rating (and the leaderboard of them), its rating history, its record against
 each opponent, and its games (current and finished), each with a watch or replay link only when
 the player made its games public (PATCH /me `public_games`). Never a seat token, an invite code
 or a card: games are described from the player's own stored view, by its result and totals only."""
@@ -12,11 +12,33 @@ from sqlalchemy.orm import aliased
 from ..core.extensions import db
 from ..core.tokens import new_token
 from ..games.models import Game, Seat
-from . import watching
+from . import ratings, table_ratings, watching
 from .accounts import score_of
 from .models import Player, PlayerSeat, RatingChange
 
 SHOWN_STATUSES = ("active", "finished")  # a game still waiting for a seat is nobody's business yet
+
+
+def profile(player: Player) -> dict:
+    """The public profile (GET /players/{name}), and each row of the leaderboard."""
+    return {"name": player.name, "bot": player.bot, "created_at": player.created_at.isoformat(),
+            "rating": ratings.describe(player), "table_rating": table_ratings.describe(player),
+            "public_games": player.public_games_secret is not None}
+
+
+# On the board: enough rated matches, a settled rating, an account still open.
+_BOARD = (select(Player)
+          .where(Player.rated_games >= ratings.LEADERBOARD_GAMES, Player.rating_deviation <= ratings.PROVISIONAL_ABOVE,
+                 Player.erased_at.is_(None), Player.suspended_at.is_(None))
+          .order_by(Player.rating.desc(), Player.name_key, Player.id)
+          .limit(bindparam("limit")).offset(bindparam("offset")))
+
+
+def board(limit: int, offset: int) -> dict:
+    """A page of the leaderboard, highest rating first (GET /players?sort=rating, /leaderboard)."""
+    rows = db.session.execute(_BOARD, {"limit": limit + 1, "offset": offset}).scalars().all()
+    return {"players": [{"rank": offset + i + 1, **profile(p)} for i, p in enumerate(rows[:limit])],
+            "next_offset": _next_offset(rows, limit, offset)}
 
 
 def result_of(score: float) -> str:

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from flask_smorest import Blueprint
-from sqlalchemy import bindparam, select
+from sqlalchemy import select
 
 from ..core.errors import Problem
 from ..core.extensions import db
@@ -10,25 +10,12 @@ from ..core.web import BEARER, bearer_token, problems
 from ..games import store
 from . import accounts, ratings, table_ratings
 from .models import Player
+from .profiles import board, profile
 from .rating_schemas import GameRatingsSchema, LeaderboardQuerySchema, LeaderboardSchema, ProfileSchema
 
 rating_routes = Blueprint("ratings", __name__, description="Ratings: players' profiles and the leaderboard")
 RATING_EXAMPLE = {"value": 1662.31, "deviation": 290.32, "volatility": 0.059999, "games": 1, "provisional": True}
 TABLE_RATING_EXAMPLE = {"mu": 26.9643, "sigma": 8.178, "ordinal": 2.43, "games": 1}
-
-
-def profile(player: Player) -> dict:
-    return {"name": player.name, "bot": player.bot, "created_at": player.created_at.isoformat(),
-            "rating": ratings.describe(player), "table_rating": table_ratings.describe(player),
-            "public_games": player.public_games_secret is not None}
-
-
-# On the board: enough rated matches, a settled rating, an account still open.
-_BOARD = (select(Player)
-          .where(Player.rated_games >= ratings.LEADERBOARD_GAMES, Player.rating_deviation <= ratings.PROVISIONAL_ABOVE,
-                 Player.erased_at.is_(None), Player.suspended_at.is_(None))
-          .order_by(Player.rating.desc(), Player.name_key, Player.id)
-          .limit(bindparam("limit")).offset(bindparam("offset")))
 
 
 @rating_routes.route("/players", methods=["GET"])
@@ -42,10 +29,7 @@ _BOARD = (select(Player)
 def leaderboard(query):
     """The leaderboard (`sort=rating`, required): players with at least 5 rated matches whose rating is
     not provisional, highest rating first; paged with limit and offset."""
-    rows = db.session.execute(_BOARD, {"limit": query["limit"] + 1, "offset": query["offset"]}).scalars().all()
-    page = rows[:query["limit"]]
-    return {"players": [{"rank": query["offset"] + i + 1, **profile(p)} for i, p in enumerate(page)],
-            "next_offset": query["offset"] + query["limit"] if len(rows) > query["limit"] else None}
+    return board(query["limit"], query["offset"])
 
 
 @rating_routes.route("/players/<name>", methods=["GET"])

@@ -9,7 +9,7 @@ import mimetypes
 from flask import Blueprint, abort, render_template, send_from_directory
 
 from ..games.store import could_be_game_id
-from . import readme
+from . import profile_pages, readme
 
 mimetypes.add_type("application/manifest+json", ".webmanifest")  # not in every system's table
 
@@ -100,4 +100,5 @@ def security_headers(response):
 
 def init_app(app) -> None:
     app.register_blueprint(site)
+    profile_pages.init_app(app)
     app.after_request(security_headers)

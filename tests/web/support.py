@@ -32,3 +32,30 @@ def play_until(site, game_id: str, tokens: dict[int, str], done) -> dict:
         mine = view if seat == 0 else api(site, "GET", f"/games/{game_id}", tokens[1])
         api(site, "POST", f"/games/{game_id}/actions", tokens[seat], choose(mine))
     raise AssertionError("the match did not get there")
+
+
+def new_player(site, name: str, bot: bool = False) -> dict:
+    """{"name", "token"} of a new player account."""
+    return {"name": name, "token": api(site, "POST", "/players", body={"name": name, "bot": bot})["token"]}
+
+
+def rated_match(site, winner: dict, loser: dict) -> str:
+    """A rated match between two players (a challenge accepted), which the loser resigns once the first
+    hand has ended: rated as a loss. Returns the game's id."""
+    offer = api(site, "POST", "/challenges", winner["token"], {"to": loser["name"], "rules": {"target": 500}})
+    accepted = api(site, "POST", f"/challenges/{offer['challenge_id']}/accept", loser["token"])
+    game_id, loser_seat = accepted["game_id"], accepted["seat"]
+    tokens = {loser_seat: loser["token"], 1 - loser_seat: winner["token"]}
+    play_until(site, game_id, tokens, lambda view: view["last_hand"] is not None)
+    api(site, "POST", f"/games/{game_id}/actions", loser["token"], {"type": "resign"})
+    return game_id
+
+
+def settle_rating(site, name: str, value: float, games: int = 12) -> None:
+    """Put a player on the leaderboard at once (enough rated matches, a settled deviation)."""
+    from service.core.extensions import db
+    from service.players import accounts
+    with site.app.app_context():
+        player = accounts.by_name(name)
+        player.rating, player.rating_deviation, player.rated_games = value, 60.0, games
+        db.session.commit()

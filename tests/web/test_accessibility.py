@@ -1,7 +1,8 @@
 """Accessibility held by a tool (issue 24): axe-core (the copy axe-playwright-python ships) runs in
 Chromium on every page a player meets (the landing page, joining, a seat at 2, 3, 4 and 8 seats,
-a hand's end, a match's end (and a rated one's, with its ratings), my games, the player page, a watch page, a replay and the docs) at 1280 and
-360 px, and finds no violation of the WCAG 2.1 A and AA rules. At 200% zoom (1280 px seen as 640)
+a hand's end, a match's end (and a rated one's, with its ratings), my games, the player page, a watch page, a
+replay, the docs, the leaderboard and a player's profile) at 1280 and 360 px, and finds no violation of the
+WCAG 2.1 A and AA rules. At 200% zoom (1280 px seen as 640)
 with reduced motion asked for, each page fits its width and nothing moves."""
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import uuid
 import pytest
 
 from .conftest import DESKTOP, PHONE
-from .support import api, play_until, two_seats
+from .support import api, new_player, play_until, rated_match, settle_rating, two_seats
 from .test_browser import wait_until
 
 WCAG = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]},
@@ -59,11 +60,20 @@ def pages(site) -> dict[str, tuple[str, str]]:
     for seats in (3, 4, 8):
         table_id, token = table(site, seats)
         found[f"seat of {seats}"] = (f"/play/{table_id}#token={token}", "#table-panel h2")
+    ada, ben = new_player(site, "Ada"), new_player(site, "Ben", bot=True)
+    rated_match(site, ada, ben)
+    rated_match(site, ben, ada)
+    api(site, "PATCH", "/me", ada["token"], {"public_games": True})
+    api(site, "POST", "/challenges/" + api(site, "POST", "/challenges", ada["token"], {"to": "Ben"})["challenge_id"]
+        + "/accept", ben["token"])  # a game in play too
+    settle_rating(site, "Ada", 1720.5)
+    found["leaderboard"] = ("/leaderboard", "#leaderboard tbody tr")
+    found["profile"] = ("/players/Ada", "#rating-chart circle")
     return found
 
 
 PAGES = ["landing", "join", "seat of 2", "seat of 3", "seat of 4", "seat of 8", "hand end", "match end",
-         "rated match end", "my games", "player", "watch", "replay", "docs"]
+         "rated match end", "my games", "player", "watch", "replay", "docs", "leaderboard", "profile"]
 
 
 @pytest.mark.parametrize("width", ["1280", "360"])

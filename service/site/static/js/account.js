@@ -4,6 +4,7 @@
 import { call, describe } from "./api.js";
 import { $, el, timeLeft } from "./dom.js";
 import { accountOf, followStream, signIn, signOut, signedIn } from "./player.js";
+import { showProfile } from "./profile_settings.js";
 import { rulesInWords } from "./rules_text.js";
 
 let player = signedIn();
@@ -105,6 +106,7 @@ function showSignedIn() {
   $("signed-out").hidden = true;
   $("signed-in").hidden = false;
   $("who").textContent = `Signed in as ${player.name}.`;
+  showProfile(player);
   follow();
   renderGames();
   renderChallenges();
