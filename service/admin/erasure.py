@@ -104,6 +104,7 @@ def erase_player(player: Player) -> dict:
     withdraw_challenges(player)
     player.name, player.name_key, player.name_skeleton, player.email = new, new, None, None
     player.token_hash = player.token_created_at = None
+    player.public_games_secret = None  # no profile shows its games any more, nor opens them
     player.suspended_at, player.erased_at = player.suspended_at or moment, moment  # closed for good
     db.session.execute(delete(PlayerEvent).where(PlayerEvent.player_id == player.id))
     for game_id, seat in seats:

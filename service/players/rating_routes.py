@@ -41,7 +41,8 @@ def leaderboard(query):
 @problems(rating_routes, "player-not-found")
 def get_player(name):
     """A player's public profile: the name, whether it is a bot, its rating (two seats) and its table
-    rating (3 to 8 seats)."""
+    rating (3 to 8 seats). A browser (asking for text/html first) gets the profile page at this address
+    instead; its history, record and games: GET /players/{name}/rating-history, /record and /games."""
     player = accounts.by_name(name) if len(name) <= 40 else None
     if player is None:
         raise Problem("player-not-found", f"no player is called {name!r}")
