@@ -24,7 +24,7 @@ def routes(game_id: str) -> list[tuple[str, str, dict | None]]:
     ]
 
 
-PLAYER_ROUTES = [("GET", "/me", None), ("POST", "/me/token", None), ("DELETE", "/me/token", None),
+PLAYER_ROUTES = [("GET", "/me", None), ("PATCH", "/me", {"public_games": True}), ("POST", "/me/token", None), ("DELETE", "/me/token", None),
                  ("GET", "/me/games", None), ("GET", "/me/stream", None),
                  ("POST", "/me/games", {"rules": {"preset": "standard"}}),
                  ("POST", "/challenges", {"to": None}), ("GET", "/challenges", None),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from ..admin.support import admin
 from ..api.helpers import auth
 from .support import accepted_game, new_player, play_one
 from .test_ratings import play_until_a_hand_ended, resign
@@ -112,6 +113,19 @@ def test_public_games_give_watch_and_replay_links_that_open_and_are_revoked(clie
     again = client.get("/players/Ann/games?status=active").get_json()["games"][0]["links"]["watch"]
     assert again != watch
     assert client.get(f"/games/{current['game_id']}/public", headers=auth(again.split("#key=")[1])).status_code == 200
+
+
+def test_a_suspended_or_erased_players_public_links_open_nothing(client, app, three_matches):
+    client.patch("/me", json={"public_games": True}, headers=auth(three_matches["ann"]["token"]))
+    finished = client.get("/players/Ann/games?status=finished").get_json()["games"][0]
+    key = finished["links"]["replay"].split("#key=")[1]
+    assert client.get(f"/games/{finished['game_id']}/replay", headers=auth(key)).status_code == 200
+    admin(app, "suspend", "Ann")
+    assert client.get(f"/games/{finished['game_id']}/replay", headers=auth(key)).status_code == 401
+    admin(app, "unsuspend", "Ann")
+    assert client.get(f"/games/{finished['game_id']}/replay", headers=auth(key)).status_code == 200
+    admin(app, "erase", "Ann", "--yes")
+    assert client.get(f"/games/{finished['game_id']}/replay", headers=auth(key)).status_code == 401
 
 
 @pytest.mark.parametrize("path", ["/players/Nobody/rating-history", "/players/Nobody/record",
