@@ -34,13 +34,20 @@ def leaderboard():
                            games_needed=ratings.LEADERBOARD_GAMES, provisional_above=ratings.PROVISIONAL_ABOVE)
 
 
+def _point_text(number: int, match: dict) -> str:
+    """A chart point's tooltip: "Match 3: 1662 (won against Bob)"."""
+    return f"Match {number}: {match['after']:.0f} ({match['result']} against {match['opponent']['name']})"
+
+
 def profile_page(name: str):
     player = accounts.by_name(name) if len(name) <= 40 else None
     if player is None:
         return render_template("player_not_found.html", name=name), 404
     history = profiles.history(player, CHART_MATCHES, 0)["matches"]
-    chart = rating_chart([(m["after"], f"Match {i + 1}: {m['after']:.0f} ({m['result']} against {m['opponent']['name']})")
-                          for i, m in enumerate(reversed(history))])
+    first = player.rated_games - len(history)  # matches older than the chart's (0: it shows them all)
+    chart = rating_chart([(m["after"], _point_text(first + i + 1, m)) for i, m in enumerate(reversed(history))],
+                         title="Rating after each rated match" if first <= 0 else
+                         f"Rating after each of the last {len(history)} rated matches")
     return render_template(
         "profile.html", player=player, rating=ratings.describe(player), chart=chart, history=history[:LISTED],
         record=profiles.record(player, LISTED, 0)["opponents"],
