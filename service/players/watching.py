@@ -74,7 +74,8 @@ _PUBLIC_SECRETS = (select(Player.public_games_secret).join(PlayerSeat, PlayerSea
 
 def _opens_publicly(game_id: str, key: str) -> bool:
     secrets = db.session.execute(_PUBLIC_SECRETS, {"game": game_id}).scalars()
-    return any(hmac.compare_digest(public_key(secret, game_id), key) for secret in secrets)
+    sent = key.encode("utf-8", "replace")  # as bytes: compare_digest refuses str that is not ASCII
+    return any(hmac.compare_digest(public_key(secret, game_id).encode(), sent) for secret in secrets)
 
 
 _GAME_BY_KEY = select(Game).where(Game.id == bindparam("game"), Game.id.in_(

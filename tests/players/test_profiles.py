@@ -98,7 +98,12 @@ def test_public_games_give_watch_and_replay_links_that_open_and_are_revoked(clie
     public = client.get(f"/games/{current['game_id']}/public", headers=auth(watch_key))
     assert public.status_code == 200 and "hand" not in public.get_json()
     assert client.get(f"/games/{finished['game_id']}/replay", headers=auth(replay_key)).status_code == 200
-    # A game's key opens that game only, and opens no seat.
+    # A wrong key, ASCII or not, opens nothing (and breaks nothing).
+    for wrong in (watch_key[:-1] + "x", "é" * 43, "x"):
+        for path in ("public", "replay"):
+            refused = client.get(f"/games/{current['game_id']}/{path}", headers={"Authorization": f"Bearer {wrong}"})
+            assert refused.status_code == 401, (wrong, path, refused.get_json())
+        # A game's key opens that game only, and opens no seat.
     assert client.get(f"/games/{finished['game_id']}/public", headers=auth(watch_key)).status_code == 401
     assert client.get(f"/games/{current['game_id']}", headers=auth(watch_key)).status_code == 401
     # Bob has not allowed it: his profile links nothing, though Ann's links their game.
