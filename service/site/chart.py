@@ -6,7 +6,7 @@ from __future__ import annotations
 from markupsafe import Markup, escape
 
 WIDTH, HEIGHT = 640, 240
-LEFT, RIGHT, TOP, BOTTOM = 56, 16, 16, 36  # room for the labels
+LEFT, RIGHT, TOP, BOTTOM = 76, 16, 16, 40  # room for the labels
 
 
 def _scale(values: list[float]) -> tuple[float, float]:
@@ -48,7 +48,7 @@ def rating_chart(points: list[tuple[float, str]], title: str = "Rating after eac
         f'{max(values):.0f}</text>'
         f'<text x="{LEFT - 6}" y="{round(y(min(values)), 1)}" text-anchor="end" dominant-baseline="middle">'
         f'{min(values):.0f}</text>'
-        f'<text x="{coords[0][0]}" y="{base + 22}" text-anchor="middle">1</text>'
-        + (f'<text x="{coords[-1][0]}" y="{base + 22}" text-anchor="middle">{len(points)}</text>'
+        f'<text x="{coords[0][0]}" y="{base + 26}" text-anchor="middle">1</text>'
+        + (f'<text x="{coords[-1][0]}" y="{base + 26}" text-anchor="middle">{len(points)}</text>'
            if len(points) > 1 else "")
         + f'</g><polyline class="rating-line" points="{line}"/><g class="rating-points">{dots}</g></svg>')
