@@ -95,7 +95,7 @@ class AccountBot:
         kind = event["type"]
         if kind == "challenge_received":
             self.consider(event["challenge"], named=True)
-        elif kind == "rematch_offered":
+        elif kind == "rematch_offered" and "challenge" in event:  # (a seat rematch: a seat's offer, not a player's)
             self.consider(event["challenge"], named=True)
         elif kind == "your_turn":
             self.play(event["game_id"], event["view"])

@@ -367,6 +367,8 @@ def views(api: "Api", game_id: str, version: int | None = None, *, wait: int = 3
                         version = view.get("version")
                         delay = 1.0
                         yield view
+                    if view.get("status") == "finished":
+                        return  # (a seat's stream may stay open for a rematch offer: not views)
                     if deadline is not None and clock() >= deadline:
                         return
                 continue  # the server ended the stream (an hour passed, or it restarts): resume

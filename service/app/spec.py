@@ -23,7 +23,7 @@ from ..games.table_schemas import (
 )
 from ..games.view_schemas import GameViewSchema, MatchResultSchema
 from ..players.schemas import PublicTableViewSchema, PublicViewSchema
-from ..players.stream_schemas import PLAYER_STREAM_SCHEMAS
+from ..players.stream_schemas import GAME_STREAM_SCHEMAS, PLAYER_STREAM_SCHEMAS
 from ..series.stream_schemas import SERIES_STREAM_SCHEMAS
 
 
@@ -54,14 +54,15 @@ def register(spec, ma_plugin) -> None:
     for schema in (GameViewEventSchema, TableViewEventSchema):
         converter.resolve_nested_schema(schema)  # named by ViewEvent
     spec.components.schema("ViewEvent", component=VIEW_EVENT)
-    union(converter, "GameStreamEvent", GAME_STREAM_EVENTS,
+    game_events = {**GAME_STREAM_EVENTS, **GAME_STREAM_SCHEMAS}
+    union(converter, "GameStreamEvent", game_events,
           "The data of an event of GET /games/{game_id}/stream, by its `event` (the frame's `event:` too).",
           discriminator="event")
     player_events = {**PLAYER_STREAM_SCHEMAS, **SERIES_STREAM_SCHEMAS}
     union(converter, "PlayerStreamEvent", player_events,
           "The data of an event of GET /me/stream: `type` says which (the frame's `event:` too), and which "
           "fields it has; `seq` is the frame's `id`.")
-    spec.components.schema("GameStreamFrame", component=frame("GameStreamEvent", list(GAME_STREAM_EVENTS),
+    spec.components.schema("GameStreamFrame", component=frame("GameStreamEvent", list(game_events),
                                                               "The game's version"))
     spec.components.schema("PlayerStreamFrame", component=frame("PlayerStreamEvent", list(player_events),
                                                                 "The event's seq in your stream"))

@@ -15,6 +15,8 @@ another way (a mail link's token, a player's token) registers here.
                   player is suspended), and the problem its tokens are answered with then
     forfeiting    hook(game_id) -> seats whose holder may be claimed against at once (a
                   suspended player's), whoever is to move and whatever the clock says
+    after_the_end hook(game_id, seat) -> AfterTheEnd: what a finished game's stream still has
+                  for a seat (a rematch offered to it), and whether more may come (it stays open)
 """
 from __future__ import annotations
 
@@ -35,12 +37,29 @@ seat_taken = Registry("hook(game, match, seat, args, moment, invites) -> members
 seat_openers = Registry("opener(game_id, token_hash) -> SQL scalar: the seat the token opens")
 seat_closers = Registry("SeatClosers: seats no token opens, and the problem their tokens get")
 forfeiting = Registry("hook(game_id) -> set of seats a waiting opponent may claim against at once")
+after_the_end = Registry("hook(game_id, seat) -> AfterTheEnd: a finished game's stream's last words to a seat")
 
 
 @dataclass(frozen=True)
 class SeatCloser:
     closed: Callable  # closed(game_id_column, seat_column) -> SQL truth value: no token opens the seat
     problem: Callable  # problem() -> the Problem a token of a closed seat is answered with
+
+
+@dataclass(frozen=True)
+class AfterTheEnd:
+    """What a finished game's stream still tells a seat: `events` (each a frame's data, naming its
+    type in `event`, sent after the final view), and whether one may still come (`may_come`: the
+    stream stays open for it rather than ending with the match)."""
+    events: tuple[dict, ...] = ()
+    may_come: bool = False
+
+
+def what_follows(game_id: str, seat: int) -> AfterTheEnd:
+    """The after_the_end hooks' answers for this seat, joined."""
+    answers = [hook(game_id, seat) for hook in after_the_end()]
+    return AfterTheEnd(tuple(event for answer in answers for event in answer.events),
+                       any(answer.may_come for answer in answers))
 
 
 def on_change(call, wanted=None) -> None:

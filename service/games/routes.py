@@ -79,7 +79,11 @@ STREAM_DESCRIPTION = (
     "A comment line (`: keep-alive`) is sent every 15 s while nothing happens. Views are whole states: "
     "after a reconnection the first event is the newest view, so nothing is lost and none is sent twice. "
     "The stream ends when the match is over, after an hour, or when the server restarts; reconnect with "
-    "Last-Event-ID. A token holds at most 4 waiting requests (streams and long-polls); past that, a "
+    "Last-Event-ID. At the end of a two-seat match whose seats are not both players', it stays open for a "
+    "seat rematch: when the other seat offers one (the game's version moves on), the new view is followed "
+    "by `event: rematch_offered` (what accepting takes, at the same id), and the stream ends; the seat that "
+    "offered gets the new view, and its stream ends. A token holds at most 4 waiting requests (streams and "
+    "long-polls); past that, a "
     "request for this game takes the place of the token's oldest wait for it (which ends), and any other "
     "gets 429; so does an address past its share of the server's waits.")
 STREAM_EXAMPLE = (f"retry: 2000\n\nid: {VIEW_EXAMPLE['version']}\nevent: view\n"
@@ -154,18 +158,19 @@ def get_game(query, game_id):
 @games.doc(operationId="streamGame", security=BEARER, parameters=[LAST_EVENT_ID], responses={
     "200": event_stream(STREAM_DESCRIPTION, "GameStreamFrame", STREAM_EXAMPLE),
     "204": {"description": "The match is over and Last-Event-ID names its last version: nothing more "
-                           "will come (EventSource stops reconnecting). No body, and no Content-Type"}})
+                           "will come (no seat rematch may still be offered to this seat; EventSource stops "
+                           "reconnecting). No body, and no Content-Type"}})
 @problems(games, "invalid-token", "validation-error", "too-many-waiters")
 def stream_game(game_id):
     """The caller's view as Server-Sent Events: now, and after every change (`id` is the version)."""
     token = bearer_token()
-    version, _, view = views.read_view(game_id, token)
+    version, seat, view = views.read_view(game_id, token)
     last_seen = waiting.last_event_id()
-    if last_seen == version and waiting.is_finished(view):
+    if last_seen == version and waiting.is_finished(view) and not waiting.what_follows(game_id, seat, view).may_come:
         return Response(status=204)  # no Content-Type: core.web.untyped_when_empty takes it off
     slot = waiting.take_game_slot(game_id)
     db.session.rollback()  # a stream holds no pooled connection between its reads
-    response = Response(stream_with_context(waiting.stream(game_id, token, version, view, last_seen, slot)),
+    response = Response(stream_with_context(waiting.stream(game_id, token, seat, version, view, last_seen, slot)),
                         mimetype="text/event-stream",
                         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
     response.call_on_close(lambda: waiting.slots.give_back(slot))

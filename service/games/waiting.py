@@ -22,7 +22,7 @@ from ..core.database import READ_ONLY
 from ..core.errors import Problem
 from ..core.extensions import db
 from ..core.wakeup import game_key, hub
-from . import views
+from . import changes, views
 from .models import Game
 from .waiting_slots import Slot, setting, slots, take_slot
 
@@ -91,20 +91,39 @@ def sse_view(version: int, view_text: str) -> str:
     return f'id: {version}\nevent: view\ndata: {{"event":"view",{view_text.lstrip()[1:]}\n\n'
 
 
+def sse_event(version: int, data: dict) -> str:
+    """One frame of another kind than a view (its data names it in `event`), at the game's version."""
+    return f"id: {version}\nevent: {data['event']}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
 
-def stream(game_id: str, token: str, version: int, view_text: str, last_seen: int | None, slot: Slot):
+
+def what_follows(game_id: str, seat: int, view_text: str) -> changes.AfterTheEnd | None:
+    """For a finished game, what its stream still has for the seat (None while the match goes on)."""
+    if not is_finished(view_text):
+        return None
+    try:
+        return changes.what_follows(game_id, seat)
+    finally:
+        db.session.rollback()  # hand the connection back before waiting
+
+
+def stream(game_id: str, token: str, seat: int, version: int, view_text: str, last_seen: int | None, slot: Slot):
     """The stream's text, as a generator: the view now (unless the client has it), then the view
-    after every change, a keep-alive comment when quiet; it ends when the match is over, after
-    STREAM_MAX_SECONDS, when the server stops (the client reconnects with Last-Event-ID), when the
-    client leaves, or when the token's newer wait takes `slot`'s place."""
+    after every change, a keep-alive comment when quiet. At the match's end the view is followed by
+    what the end still holds for the seat (a rematch offered to it: changes.after_the_end), and the
+    stream ends, unless something may still come (a rematch not offered yet): then it stays open for
+    it. It also ends after STREAM_MAX_SECONDS, when the server stops (the client reconnects with
+    Last-Event-ID), when the client leaves, or when the token's newer wait takes `slot`'s place."""
     keepalive, ends = setting("STREAM_KEEPALIVE_SECONDS"), time.monotonic() + setting("STREAM_MAX_SECONDS")
     with metrics.waiting("stream"), slot.waiting(version) as waiter:
         if current_version(game_id) != version:  # moved before we watched: read it at once
             waiter.wake()
         yield "retry: 2000\n\n"  # EventSource: reconnect after 2 s
+        follows = what_follows(game_id, seat, view_text)
         if last_seen != version:
             yield sse_view(version, view_text)
-        while not is_finished(view_text) and not hub().closing and time.monotonic() < ends:
+            for event in follows.events if follows else ():
+                yield sse_event(version, event)
+        while (follows is None or follows.may_come) and not hub().closing and time.monotonic() < ends:
             woken = waiter.wait(min(keepalive, ends - time.monotonic()))
             if slot.over:
                 return
@@ -120,3 +139,6 @@ def stream(game_id: str, token: str, version: int, view_text: str, last_seen: in
             if new_version != version:
                 version, view_text, waiter.version = new_version, new_text, new_version
                 yield sse_view(version, view_text)
+                follows = what_follows(game_id, seat, view_text)
+                for event in follows.events if follows else ():
+                    yield sse_event(version, event)

@@ -24,12 +24,13 @@ from __future__ import annotations
 def init_app(app) -> None:
     """Register the routes; the change hook that feeds players' streams (registered after notify's:
     a `your_turn` is written after the mails); a player's token as an opener of its bound seats;
+    a seat rematch's offer on the finished game's stream;
     the stream's old events to the sweep of old rows; the wake-up's read of players' streams."""
     from ..core import wakeup
     from ..core.extensions import api
     from ..games import changes
     from ..notify import sweeps
-    from . import feed, ratings, table_ratings
+    from . import feed, ratings, seat_rematch, table_ratings
     from .challenge_routes import challenge_routes
     from .profile_routes import profile_routes
     from .rating_routes import rating_routes
@@ -41,5 +42,6 @@ def init_app(app) -> None:
     changes.on_change(table_ratings.after_change, wanted=feed.has_bound_seats)
     changes.on_change(feed.after_change, wanted=feed.has_bound_seats)
     changes.seat_openers.register(feed.bound_seat)
+    changes.after_the_end.register(seat_rematch.after_the_end)
     sweeps.old_rows.register(feed.forget_before)
     wakeup.watch_versions("player:", feed.NEWEST_EVENTS, int)

@@ -3,7 +3,11 @@ one. Between players a rematch is a challenge (challenges.py); here, where a sea
 holding its token, the seat that offers gets the new game's first seat at once, and the other seat,
 proving itself with its token of the finished game, takes the second by accepting: the server
 invites it afresh and it joins as by an invite, so the join path (the deal, its hooks) is the one
-every game takes. The first deal goes to the other side, as after a challenge's rematch."""
+every game takes. The first deal goes to the other side, as after a challenge's rematch.
+
+The other seat hears of the offer on its page, by mail, on the finished game's stream (which stays
+open for it: `after_the_end`) and, when a player holds it, on the player's stream: each time as
+`rematch_offered`, with what accepting takes (never the offering seat's token)."""
 from __future__ import annotations
 
 from datetime import datetime
@@ -11,7 +15,7 @@ from datetime import datetime
 from ..core.errors import Problem
 from ..core.extensions import db
 from ..core.tokens import hash_secret, new_token
-from ..games import deadlines, seating, store
+from ..games import changes, deadlines, seating, store, views
 from ..games.models import Game
 from ..notify import confirm, contacts, dispatch
 from ..notify.scene import game_tag
@@ -37,9 +41,43 @@ def offer(game: Game, seat: int, now: datetime) -> tuple[Game, str, dict[int, st
     clock = deadlines.clock_of(game.id)
     rematch, token, invites = seating.open_game(Rules.from_dict(game.rules), _name(game, seat), 2,
                                                 clock.move_time_hours if clock else None)
-    db.session.add(SeatRematch(game_id=game.id, rematch_id=rematch.id, offered_by=seat, created_at=now))
+    row = SeatRematch(game_id=game.id, rematch_id=rematch.id, offered_by=seat, created_at=now)
+    db.session.add(row)
+    # A change of the finished game (its version moves on): its streams wake, on every process, and
+    # the other seat's tells it of the offer (after_the_end); the offering seat's ends.
+    game.updated_at = now
+    views.publish_views(game, store.load_match(game))
     _tell_by_mail(game, 1 - seat, _name(game, seat), now)
+    _tell_the_player(game, 1 - seat, row)
     return rematch, token, invites
+
+
+def offer_made(game: Game, row: SeatRematch) -> dict:
+    """What the other seat needs to accept: the rematch's game, who offered it, and where to accept
+    (with its own token of the finished game, or its player's token)."""
+    return {"game_id": row.rematch_id, "offered_by": row.offered_by, "by": _name(game, row.offered_by),
+            "accept": f"/games/{game.id}/seat-rematch/accept"}
+
+
+def _tell_the_player(game: Game, seat: int, row: SeatRematch) -> None:
+    player = feed.bound_seats(game.id).get(seat)
+    if player is not None:
+        feed.lock_players([player])
+        feed.add(player, "rematch_offered", game_id=game.id, seat=seat, seat_rematch=offer_made(game, row))
+
+
+def after_the_end(game_id: str, seat: int) -> changes.AfterTheEnd:
+    """The games.changes.after_the_end hook: a finished two-seat game's stream tells the other seat
+    of the offer once made, and stays open for it while none is (and one may be) made."""
+    row = db.session.get(SeatRematch, game_id)
+    game = db.session.get(Game, game_id)
+    if row is None:
+        return changes.AfterTheEnd(may_come=game is not None and _available(game))
+    taken = any(s.seat == 1 and s.joined_at is not None for s in db.session.get(Game, row.rematch_id).seats)
+    if row.offered_by == seat or taken:
+        return changes.AfterTheEnd()
+    return changes.AfterTheEnd(events=({"event": "rematch_offered", "game_id": game_id, "seat": seat,
+                                        "seat_rematch": offer_made(game, row)},))
 
 
 def _tell_by_mail(game: Game, seat: int, offered_by: str, now: datetime) -> None:

@@ -59,11 +59,34 @@ class ChallengeCancelledEventSchema(PlayerEventBase):
     challenge_id = f.String(required=True)
 
 
+class SeatRematchOfferSchema(ma.Schema):
+    """A seat rematch offered to you (POST /games/{game_id}/seat-rematch): what accepting takes."""
+    game_id = f.String(required=True, **doc("The rematch's game, whose seat 1 is yours by accepting"))
+    offered_by = f.Integer(required=True, validate=v.Range(0, 1), **doc("The seat that offered it"))
+    by = f.String(required=True, allow_none=True, **doc("The offering seat's name"))
+    accept = f.String(required=True, **doc(
+        "Where to accept: POST it with your token of the finished game (or your player token)"))
+
+
 class RematchOfferedEventSchema(PlayerEventBase):
-    """The other side of a finished game offers a rematch: accept or decline the challenge."""
+    """The other side of a finished game offers a rematch. Between players it is a challenge
+    (`challenge`: accept or decline it); where the other seat is no player's, a seat rematch
+    (`seat_rematch`: accept it at its `accept`). Exactly one of the two is present."""
     type = event_type("rematch_offered")
     game_id = f.String(required=True, **doc("The finished game"))
-    challenge = f.Nested(ChallengeSchema, required=True)
+    challenge = f.Nested(ChallengeSchema, **doc("A rematch between players: the challenge to accept"))
+    seat = f.Integer(validate=v.Range(0, 1), **doc("A seat rematch: your seat in the finished game"))
+    seat_rematch = f.Nested(SeatRematchOfferSchema, **doc("A seat rematch: what accepting it takes"))
+
+
+class GameRematchOfferedEventSchema(ma.Schema):
+    """The `rematch_offered` event of GET /games/{game_id}/stream: at a finished two-seat match whose
+    seats are not both players', the other seat offered a seat rematch. Sent after the final view,
+    at the version the offer made; the stream then ends."""
+    event = event_type("rematch_offered")
+    game_id = f.String(required=True, **doc("The finished game"))
+    seat = f.Integer(required=True, validate=v.Range(0, 1), **doc("Your seat in it"))
+    seat_rematch = f.Nested(SeatRematchOfferSchema, required=True)
 
 
 class GameStartedEventSchema(GameEventBase):
@@ -105,3 +128,5 @@ PLAYER_STREAM_SCHEMAS = {
     "game_started": GameStartedEventSchema, "your_turn": YourTurnEventSchema,
     "opponent_moved": OpponentMovedEventSchema, "game_over": GameOverEventSchema,
     "rematch_offered": RematchOfferedEventSchema}
+# The players' events on a game's own stream (GET /games/{game_id}/stream), beside its `view`.
+GAME_STREAM_SCHEMAS = {"rematch_offered": GameRematchOfferedEventSchema}

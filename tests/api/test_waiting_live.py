@@ -11,6 +11,7 @@ import subprocess
 import sys
 import threading
 import time
+import uuid
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -167,9 +168,10 @@ def test_a_stream_resumes_after_its_last_event_id_with_nothing_lost_or_doubled(p
 
 def test_a_finished_match_stream_ends_with_a_204_that_has_no_body_and_no_content_type(pair):
     """The end of a match's stream is no page: werkzeug's default text/html made clients (and
-    validators) take the 204 for HTML. The long-poll's 304 has no body either."""
+    validators) take the 204 for HTML. The long-poll's 304 has no body either. Between players
+    (here) no seat rematch can come, so the stream ends with the match."""
     _, _, (one, _) = pair
-    game = new_game(one)
+    game = players_game(one)
     finished = requests.post(f"{one}/games/{game['id']}/actions", json={"type": "resign"},
                              headers=bearer(game["tokens"][0]), timeout=10).json()
     last = Stream(one, game, 0)
@@ -183,6 +185,60 @@ def test_a_finished_match_stream_ends_with_a_204_that_has_no_body_and_no_content
     same = requests.get(f"{one}/games/{game['id']}", timeout=10,
                         headers=bearer(game["tokens"][0], **{"If-None-Match": f'"{finished["version"]}"'}))
     assert same.status_code == 304 and "Content-Type" not in same.headers, same.headers
+
+
+def conforms(base: str, component: str, data: dict) -> None:
+    """`data` is valid against the server's own contract's `component`."""
+    from .test_openapi import validator_for
+    spec = requests.get(f"{base}/openapi.json", timeout=10).json()
+    errors = [error.message for error in validator_for(spec, component).iter_errors(data)]
+    assert not errors, errors
+
+
+def players_game(base: str) -> dict:
+    """A game between two players (a challenge accepted), with each side's player token."""
+    names = [f"{who}{uuid.uuid4().hex[:6]}" for who in ("Ann", "Bob")]
+    tokens = [requests.post(f"{base}/players", json={"name": name}, timeout=10).json() for name in names]
+    offer = requests.post(f"{base}/challenges", json={"to": names[1]},
+                          headers=bearer(tokens[0]["token"]), timeout=10).json()
+    game_id = requests.post(f"{base}/challenges/{offer['challenge_id']}/accept",
+                            headers=bearer(tokens[1]["token"]), timeout=10).json()["game_id"]
+    return {"id": game_id, "tokens": {0: tokens[0]["token"], 1: tokens[1]["token"]}}
+
+
+def test_a_finished_match_stream_stays_open_for_a_seat_rematch_and_tells_the_other_seat(pair):
+    """Seats that are not both players': the finished game's stream stays open (keep-alives, and a
+    reconnection with the last id waits rather than 204) until a seat rematch is offered on the
+    other process; then the other seat hears `rematch_offered` (what accepting takes, never a
+    token), the offering seat the new view, and both streams end; the accept it names works."""
+    _, _, (one, two) = pair
+    game = new_game(one)
+    finished = requests.post(f"{one}/games/{game['id']}/actions", json={"type": "resign"},
+                             headers=bearer(game["tokens"][0]), timeout=10).json()
+    ann, offering = Stream(one, game, 0), Stream(one, game, 1, last_event_id=finished["version"])
+    assert ann.next_event()["data"]["status"] == "finished"
+    assert ann.comments.get(timeout=30) == ": keep-alive"  # still open after the match's end
+    resumed = Stream(one, game, 0, last_event_id=finished["version"])
+    assert resumed.response.status_code == 200 and resumed.comments.get(timeout=30) == ": keep-alive"
+    offer = requests.post(f"{two}/games/{game['id']}/seat-rematch", headers=bearer(game["tokens"][1]), timeout=10)
+    assert offer.status_code == 201, offer.text
+    for stream in (ann, resumed):
+        view, offered = stream.next_event(), stream.next_event()
+        assert view["event"] == "view" and view["id"] == finished["version"] + 1 == view["data"]["version"]
+        assert offered["event"] == "rematch_offered" and offered["id"] == view["id"], offered
+        assert offered["data"] == {"event": "rematch_offered", "game_id": game["id"], "seat": 0, "seat_rematch": {
+            "game_id": offer.json()["game_id"], "offered_by": 1, "by": "Bob",
+            "accept": f"/games/{game['id']}/seat-rematch/accept"}}
+        assert stream.next_event() is None  # nothing more will come: the stream ends
+    conforms(one, "GameStreamEvent", offered["data"])
+    mine = offering.next_event()  # the offering seat (Bob's): the new view, and its stream ends
+    assert mine["event"] == "view" and mine["id"] == finished["version"] + 1 and offering.next_event() is None
+    ended = requests.get(f"{one}/games/{game['id']}/stream", timeout=10,
+                         headers=bearer(game["tokens"][0], **{"Last-Event-ID": str(mine["id"])}))
+    assert ended.status_code == 204 and ended.content == b"" and "Content-Type" not in ended.headers
+    taken = requests.post(f"{one}{offered['data']['seat_rematch']['accept']}", headers=bearer(game["tokens"][0]),
+                          timeout=10)
+    assert taken.status_code == 201 and taken.json()["game_id"] == offer.json()["game_id"], taken.text
 
 
 def test_two_hundred_waiting_clients_are_answered_and_moves_go_through_meanwhile(pair):

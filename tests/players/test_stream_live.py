@@ -4,11 +4,13 @@ from the other; events in order, each once; resume after a dropped connection wi
 keep-alives; the waiting caps."""
 from __future__ import annotations
 
+import json
+
 import pytest
 import requests
 
 from ..api.helpers import choose
-from ..api.test_waiting_live import KINDS, bearer, servers
+from ..api.test_waiting_live import KINDS, bearer, conforms, servers
 from ..sse import EventStream
 
 
@@ -153,3 +155,30 @@ def test_a_rotated_token_ends_the_stream_and_a_bad_one_never_opens(pair):
     bad_id = requests.get(f"{base}/me/stream", headers=bearer(rotated.json()["token"], **{"Last-Event-ID": "-1"}),
                           timeout=10)
     assert bad_id.status_code == 422 and bad_id.json()["code"] == "validation-error"
+
+
+def test_a_seat_rematch_offered_to_a_players_seat_reaches_the_players_stream(pair):
+    """A player's game against an anonymous seat: the anonymous seat offers a seat rematch on one
+    process, the player's stream on the other hears `rematch_offered` with what accepting takes
+    (never the offering seat's token), and the player token accepts it there."""
+    mover_side, reader_side = pair
+    ann = player(mover_side, unique("Ann"))
+    created = requests.post(f"{mover_side}/me/games", json={}, headers=bearer(ann["token"]), timeout=10).json()
+    game_id = created["game_id"]
+    bob = requests.post(f"{mover_side}/games/{game_id}/join", json={"invite_code": created["invite_code"], "name": "Bob"},
+                        timeout=10).json()
+    requests.post(f"{mover_side}/games/{game_id}/actions", json={"type": "resign"}, headers=bearer(bob["token"]),
+                  timeout=10).raise_for_status()
+    stream = PlayerStream(reader_side, ann["token"])
+    offer = requests.post(f"{mover_side}/games/{game_id}/seat-rematch", headers=bearer(bob["token"]), timeout=10)
+    assert offer.status_code == 201, offer.text
+    event = stream.until("rematch_offered")[-1]
+    assert offer.json()["token"] not in json.dumps(event) and bob["token"] not in json.dumps(event)
+    data = {k: v for k, v in event["data"].items() if k not in ("seq", "created_at")}
+    assert data == {"type": "rematch_offered", "game_id": game_id, "seat": 0, "seat_rematch": {
+        "game_id": offer.json()["game_id"], "offered_by": 1, "by": "Bob",
+        "accept": f"/games/{game_id}/seat-rematch/accept"}}
+    conforms(reader_side, "PlayerStreamEvent", event["data"])
+    taken = requests.post(f"{reader_side}{data['seat_rematch']['accept']}", headers=bearer(ann["token"]), timeout=10)
+    assert taken.status_code == 201 and taken.json()["game_id"] == offer.json()["game_id"], taken.text
+    stream.close()

@@ -1,5 +1,6 @@
 """The end of a match between two people without accounts offers the next one (issue 24): one seat
-offers a rematch on its page, the other's page shows the offer (it looks now and then), and
+offers a rematch on its page, the other's page shows the offer (told by the finished game's stream,
+which stays open for it: no looking now and then), and
 accepting takes that browser to the new game, dealt, where the offering browser already holds
 seat 0."""
 from __future__ import annotations
@@ -20,9 +21,10 @@ def path_of(page) -> str:
 
 def test_two_anonymous_seats_play_again_from_their_pages(site, new_context):
     game_id, tokens = two_seats(site)
-    pages = {}
+    pages, asked = {}, {0: [], 1: []}
     for seat, token in tokens.items():
         page = new_context(DESKTOP).new_page()
+        page.on("request", lambda request, seat=seat: asked[seat].append(request.url.split("/games/", 1)[-1]))
         page.goto(f"{site.base_url}/play/{game_id}#token={token}")
         wait_until(lambda: " v " in page.locator("#title").inner_text(), "the seat")
         pages[seat] = page
@@ -34,6 +36,10 @@ def test_two_anonymous_seats_play_again_from_their_pages(site, new_context):
     wait_until(lambda: "waiting for an answer" in ann.locator("#rematch-body").inner_text(), "Ann's offer made")
     wait_until(lambda: bob.locator("#accept-rematch").is_visible(), "the offer on Bob's page", timeout=30)
     assert "Ann offers a rematch" in bob.locator("#rematch-body").inner_text()
+    # Bob's page heard it on the game's stream: it asked where the rematch stands once at the end
+    # and once when told, never in a loop.
+    assert f"{game_id}/stream" in asked[1], asked[1]
+    assert asked[1].count(f"{game_id}/seat-rematch") == 2, asked[1]
     bob.locator("#accept-rematch").click()
     wait_until(lambda: path_of(bob).startswith("/play/") and game_id not in path_of(bob), "Bob taken to the rematch")
     wait_until(lambda: bob.locator("#hand-groups button").count() == 10, "Bob's new hand")

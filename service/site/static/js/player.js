@@ -30,18 +30,20 @@ export async function accountOf(token) {
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-// GET /me/stream read with fetch (an EventSource cannot send the token in a header): every event
-// to onEvent, in order; reconnects after a break with Last-Event-ID, so nothing is lost or doubled.
-// onOpen runs each time the server is listening. Stops when the token stops working (401).
-export async function followStream(token, { onEvent, onOpen, onClosed }) {
+// A stream (GET /me/stream, or a game's GET /games/{id}/stream with `path`) read with fetch (an
+// EventSource cannot send the token in a header): every event to onEvent, in order; reconnects
+// after a break with Last-Event-ID, so nothing is lost or doubled. onOpen runs each time the server
+// is listening. Stops when the token stops working (401), when nothing more will come (204), or
+// when `signal` is aborted.
+export async function followStream(token, { onEvent, onOpen, onClosed, path = "/me/stream", signal }) {
   let lastId = null;
   let delay = 1000;
-  for (;;) {
+  while (!(signal && signal.aborted)) {
     try {
       const headers = { Accept: "text/event-stream", Authorization: `Bearer ${token}` };
       if (lastId !== null) headers["Last-Event-ID"] = String(lastId);
-      const response = await fetch("/me/stream", { headers, cache: "no-store", credentials: "omit" });
-      if (response.status === 401) return onClosed && onClosed();
+      const response = await fetch(path, { headers, cache: "no-store", credentials: "omit", signal });
+      if (response.status === 401 || response.status === 204) return onClosed && onClosed();
       if (!response.ok || !response.body) throw new Error(`the stream answered ${response.status}`);
       delay = 1000;
       if (onOpen) onOpen();

@@ -3,17 +3,18 @@
 // between players, a seat rematch (POST /games/{id}/seat-rematch) for seats that are not.
 import { call, describe } from "./api.js";
 import { $, el } from "./dom.js";
-import { signedIn } from "./player.js";
+import { followStream, signedIn } from "./player.js";
 import { showRatings } from "./rating_result.js";
 import { getSeat, saveSeat } from "./seats.js";
 
-const REMATCH_POLL_MS = 4000;  // an offer changes no game: look for one now and then at the match's end
+const REMATCH_POLL_MS = 4000;  // an answer changes no game of ours: look for one now and then
 
 export function setUpExtras({ gameId, token }) {
   const auth = () => ({ token: token() });
   let watchShown = false;
   let rematchTimer = null;
   let rematchStarted = false;
+  let offerStream = null;  // the finished game's stream, while a seat rematch may be offered to us
 
   async function listLinks() {
     try {
@@ -80,7 +81,24 @@ export function setUpExtras({ gameId, token }) {
         parts.push(el("p", {}, `Rematch offered to ${offer.to}; waiting for an answer.`));
       }
       $("rematch-body").replaceChildren(...parts);
+      watchSeatRematch(view, data);
     } catch (error) { $("rematch-body").replaceChildren(el("p", { class: "error" }, describe(error))); }
+  }
+
+  // Until an offer is made, the finished game's stream stays open for one and tells us of the
+  // other seat's (`rematch_offered`); once we offered, we look now and then for the answer.
+  function watchSeatRematch(view, data) {
+    if (!data.game_id) {
+      if (offerStream) return;
+      offerStream = new AbortController();
+      followStream(token(), { path: `/games/${gameId}/stream`, signal: offerStream.signal,
+        onEvent: (event) => { if (event.event === "rematch_offered") showSeatRematch(view); } });
+      return;
+    }
+    if (offerStream) offerStream.abort();
+    if (data.offered_by === view.seat && !data.accepted && !rematchTimer) {
+      rematchTimer = setInterval(() => showSeatRematch(view), REMATCH_POLL_MS);
+    }
   }
 
   function tableOffer(offer, player) {
@@ -135,7 +153,24 @@ export function setUpExtras({ gameId, token }) {
         stopPolling();
       }
       $("rematch-body").replaceChildren(...parts);
+      watchSeatRematch(view, data);
     } catch (error) { $("rematch-body").replaceChildren(el("p", { class: "error" }, describe(error))); }
+  }
+
+  // Until an offer is made, the finished game's stream stays open for one and tells us of the
+  // other seat's (`rematch_offered`); once we offered, we look now and then for the answer.
+  function watchSeatRematch(view, data) {
+    if (!data.game_id) {
+      if (offerStream) return;
+      offerStream = new AbortController();
+      followStream(token(), { path: `/games/${gameId}/stream`, signal: offerStream.signal,
+        onEvent: (event) => { if (event.event === "rematch_offered") showSeatRematch(view); } });
+      return;
+    }
+    if (offerStream) offerStream.abort();
+    if (data.offered_by === view.seat && !data.accepted && !rematchTimer) {
+      rematchTimer = setInterval(() => showSeatRematch(view), REMATCH_POLL_MS);
+    }
   }
 
   async function offerSeatRematch(view) {
@@ -161,16 +196,14 @@ export function setUpExtras({ gameId, token }) {
     if (!view.format) {  // two seats (a table's view has a format)
       try { seats = (await call("GET", `/games/${gameId}/seat-rematch`, auth())).data; } catch { seats = null; }
     }
-    let look;
     if (seats && seats.available) {
-      showSeatRematch(view, seats);  // the answer just read
-      look = () => showSeatRematch(view);
-    } else if (signedIn() !== null) {
-      showRematch();
-      look = showRematch;
-    } else return;
+      $("rematch").hidden = false;
+      return showSeatRematch(view, seats);  // the answer just read; it watches for what comes next
+    }
+    if (signedIn() === null) return;
+    showRematch();
     $("rematch").hidden = false;
-    rematchTimer = setInterval(look, REMATCH_POLL_MS);
+    rematchTimer = setInterval(showRematch, REMATCH_POLL_MS);
   }
 
   function stopPolling() { if (rematchTimer) { clearInterval(rematchTimer); rematchTimer = null; } }
