@@ -8,6 +8,7 @@ from werkzeug.routing import Rule
 from ..core.openapi import union
 from ..games.action_schemas import ACTION_SCHEMAS
 from ..games.event_schemas import EVENT_SCHEMAS
+from ..games.replay_schemas import GameReplaySchema, TableReplaySchema
 from ..games.schemas import rules_schema
 from ..games.stream_docs import (
     GAME_STREAM_EVENTS,
@@ -42,8 +43,8 @@ def register(spec, ma_plugin) -> None:
                               "content": {"application/json": {"schema": {"type": "object"}}}},
                       "default": {"$ref": "#/components/responses/DEFAULT_ERROR"}}}})
     for schema in (GameViewSchema, TableViewSchema, MatchResultSchema, TableResultSchema, PublicViewSchema,
-                   PublicTableViewSchema):
-        converter.resolve_nested_schema(schema)  # named by VIEW_DOC, PUBLIC_VIEW_DOC and match_end's result
+                   PublicTableViewSchema, GameReplaySchema, TableReplaySchema):
+        converter.resolve_nested_schema(schema)  # named by VIEW_DOC, PUBLIC_VIEW_DOC, REPLAY_DOC and match_end's result
     union(converter, "Action", ACTION_SCHEMAS,
           "One move, in the engine's JSON form: `type` says which, and each type takes exactly its own "
           "fields. Every entry of a view's legal_actions is one of these and can be posted unchanged.")

@@ -11,8 +11,9 @@ CLOCK_CODES = {
 }
 
 
-# The replay of a finished match (replay.py): (status, meaning).
+# The replay of a finished match (replay.py, table_replay.py): (status, meaning).
 REPLAY_CODES = {
     "match-not-over": (409, "a replay asked for before the match is over (it would show cards nobody may see yet)"),
-    "replay-not-available": (422, "a replay of a table of three or more seats, which is not offered yet"),
+    "replay-not-available": (422, ("a game whose stored moves do not replay to the state it stored (a game "
+                                   "kept from an older rules engine, say)")),
 }

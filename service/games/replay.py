@@ -1,5 +1,5 @@
-"""A finished two-seat match, move by move (issue 24): replayed through the engine from its first
-dealer, its stored decks and the action stored on each event, so the replay is what the rules made
+"""A finished match, move by move (issue 24; a table's in table_replay.py): replayed through the
+engine from its first dealer, its stored decks and the action stored on each event, so the replay is what the rules made
 of those moves, never a second account of them. Offered once the match is over (before, it would
 show cards nobody may see yet); `replay` checks that it ends in the state the game stored."""
 from __future__ import annotations
@@ -12,6 +12,8 @@ from ..rules import Match, Rules, action_from_dict
 from . import second_deck
 from .models import Deal, Event, Game
 from .store import is_table_state
+from .table_game import in_the_open
+from .table_replay import replay_table
 
 
 def replay(game: Game) -> dict:
@@ -19,12 +21,14 @@ def replay(game: Game) -> dict:
     if game.status != "finished":
         raise Problem("match-not-over", "a match is replayed once it is over: until then the replay would "
                                         "show cards nobody may see yet")
-    if is_table_state(game.state):
-        raise Problem("replay-not-available", "tables of three or more are not replayed yet: their finished "
-                                              "hands are in the game's history")
     decks = dict(db.session.execute(select(Deal.hand, Deal.deck).where(Deal.game_id == game.id)).all())
     rows = db.session.execute(select(Event.seq, Event.seat, Event.payload, Event.action)
                               .where(Event.game_id == game.id).order_by(Event.seq)).all()
+    names = {seat.seat: seat.name for seat in game.seats}
+    common = {"game_id": game.id, "players": [names.get(seat) for seat in range(len(game.seats))],
+              "rules": game.rules}
+    if is_table_state(game.state):
+        return {**common, **replay_table(game, decks, rows)}
     cuts = [row.payload["cards"] for row in rows if row.payload.get("type") == "cut"]
     match = Match.new(Rules.from_dict(game.rules), None if cuts else game.first_dealer)
     steps: list[dict] = [_step(match, None, None, match.cut(cut["0"], cut["1"])) for cut in cuts]
@@ -42,9 +46,7 @@ def replay(game: Game) -> dict:
     _deal_if_due(game, match, decks, steps)
     if match.to_dict() != game.state:  # the engine and the stored game must agree, or this is no replay
         raise Problem("replay-not-available", "this game's stored moves do not replay to its end")
-    names = {seat.seat: seat.name for seat in game.seats}
-    return {"game_id": game.id, "players": [names.get(0), names.get(1)], "rules": game.rules,
-            "first_dealer": game.first_dealer, "steps": steps, "result": match.result}
+    return {"kind": "game", **common, "first_dealer": game.first_dealer, "steps": steps, "result": match.result}
 
 
 def _deal_if_due(game: Game, match: Match, decks: dict, steps: list[dict]) -> None:
@@ -58,16 +60,7 @@ def _step(match: Match, seat: int | None, action: dict | None, events: list[dict
     """Where the match stood after one deal or move: the events it made (their private parts are
     everyone's now), both hands, the pile, the stock's size and the sheet so far."""
     return {"hand": match.hand_number, "seat": seat, "action": action,
-            "events": [_in_the_open(event) for event in events],
+            "events": [in_the_open(event) for event in events],
             "hands": {str(s): [str(card) for card in match.hands[s]] for s in (0, 1)},
             "discard_pile": [str(card) for card in match.discard_pile], "stock_count": len(match.stock),
             "sheet": list(match.sheet)}
-
-
-def _in_the_open(event: dict) -> dict:
-    """An event with its private parts merged in: after the match nothing in it is secret."""
-    public = {key: value for key, value in event.items() if key != "private"}
-    for part in (event.get("private") or {}).values():
-        for key, value in part.items():
-            public[key] = {**public.get(key, {}), **value} if isinstance(value, dict) else value
-    return public

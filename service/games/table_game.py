@@ -185,3 +185,13 @@ def redact_table_event(event: dict, viewer: int, reveal_all: bool = False) -> di
     if shown["type"] == "deal":
         shown.setdefault("cards", {})  # a board the viewer is not on: no seat's cards, as documented
     return shown
+
+
+def in_the_open(event: dict) -> dict:
+    """An event with every seat's private part merged in: after the match nothing in it is secret
+    (the replays, replay.py and table_replay.py)."""
+    public = {key: value for key, value in event.items() if key != "private"}
+    for part in (event.get("private") or {}).values():
+        for key, value in part.items():
+            public[key] = {**public.get(key, {}), **value} if isinstance(value, dict) else value
+    return public

@@ -10,7 +10,7 @@ from flask_smorest import Blueprint
 from ..core.errors import Problem
 from ..core.web import BEARER, bearer_token, problems
 from ..games import changes, deadlines, replay, seating, store, views
-from ..games.replay_schemas import ReplaySchema
+from ..games.replay_schemas import REPLAY_DOC
 from . import challenges, seat_rematch, watching
 from .challenge_routes import CHALLENGE_EXAMPLE
 from .routes import require_json_body
@@ -109,11 +109,12 @@ def watch_game(game_id):
 
 @table.route("/games/<game_id>/replay", methods=["GET"])
 @table.doc(operationId="replayGame", security=BEARER)
-@table.response(200, ReplaySchema)
+@table.response(200, REPLAY_DOC)
 @problems(table, "invalid-token", "match-not-over", "replay-not-available")
 def replay_game(game_id):
-    """A finished match move by move, both hands shown after each deal and move: for its seats
-    (a seat's token) and for watch-link holders (the watch key), once the match is over."""
+    """A finished match move by move, every hand shown after each deal and move (at a table: every
+    board's): for its seats (a seat's token) and for watch-link holders (the watch key), once the
+    match is over."""
     key = bearer_token()
     try:
         game, _ = store.read_seat(game_id, key)

@@ -5,10 +5,12 @@ one the game shows."""
 from __future__ import annotations
 
 import pytest
+import yaml
 
 from .helpers import act, auth, mover, new_game
 from .helpers import choose as choose_move
-from .table_helpers import start_table
+from .table_helpers import mover_and_action, start_table
+from .test_openapi import generated, spec_app, validator_for  # noqa: F401 (fixtures)
 
 
 def play_out(client, game: dict) -> list[tuple[int, dict]]:
@@ -26,7 +28,7 @@ def play_out(client, game: dict) -> list[tuple[int, dict]]:
 
 
 @pytest.mark.parametrize("preset", ["standard", "oklahoma"])
-def test_a_finished_match_replays_move_by_move_for_its_seats_and_watchers(client, preset):
+def test_a_finished_match_replays_move_by_move_for_its_seats_and_watchers(client, generated, preset):  # noqa: F811
     game = new_game(client, rules={"preset": preset, "target": 40})
     early = client.get(f"/games/{game['id']}/replay", headers=auth(game["tokens"][0]))
     assert early.status_code == 409 and early.get_json()["code"] == "match-not-over"  # nothing shown early
@@ -35,6 +37,8 @@ def test_a_finished_match_replays_move_by_move_for_its_seats_and_watchers(client
     final = client.get(f"/games/{game['id']}", headers=auth(game["tokens"][0])).get_json()
 
     body = client.get(f"/games/{game['id']}/replay", headers=auth(game["tokens"][1])).get_json()
+    validator_for(yaml.safe_load(generated), "GameReplay").validate(body)
+    assert body["kind"] == "game"
     steps = body["steps"]
     assert [(s["seat"], s["action"]) for s in steps if s["action"] is not None] == made
     deals = [s for s in steps if s["action"] is None]
@@ -55,13 +59,71 @@ def test_a_finished_match_replays_move_by_move_for_its_seats_and_watchers(client
     assert wrong.status_code == 401 and wrong.get_json()["code"] == "invalid-token"
 
 
-def test_a_table_says_its_replay_is_not_offered(client):
+def play_table_out(client, table: dict) -> list[tuple[int, dict]]:
+    """Moves by the tests' policy to the table's end; returns each (seat, action) made."""
+    made = []
+    for _ in range(6000):
+        views = {seat: client.get(f"/games/{table['id']}", headers=auth(token)).get_json()
+                 for seat, token in table["tokens"].items()}
+        if views[0]["status"] == "finished":
+            return made
+        seat, action = mover_and_action(views)
+        response = client.post(f"/games/{table['id']}/actions", json=action, headers=auth(table["tokens"][seat]))
+        assert response.status_code == 200, response.get_json()
+        made.append((seat, action))
+    raise AssertionError("the table's match did not end")
+
+
+@pytest.mark.parametrize("seats, fmt", [(3, "rotation"), (4, "partnership")])
+def test_a_finished_table_replays_move_by_move_with_every_board(client, generated, seats, fmt):  # noqa: F811
+    def post(path, body):
+        response = client.post(path, json=body)
+        return response.status_code, response.get_json()
+    table = start_table(post, seats, {"target": 40})
+    early = client.get(f"/games/{table['id']}/replay", headers=auth(table["tokens"][1]))
+    assert early.status_code == 409 and early.get_json()["code"] == "match-not-over"
+    made = play_table_out(client, table)
+    final = client.get(f"/games/{table['id']}", headers=auth(table["tokens"][0])).get_json()
+
+    body = client.get(f"/games/{table['id']}/replay", headers=auth(table["tokens"][seats - 1])).get_json()
+    validator_for(yaml.safe_load(generated), "TableReplay").validate(body)
+    assert body["kind"] == "table" and body["format"] == fmt and body["seats"] == seats
+    assert body["players"] == ["Ann"] + [f"P{seat}" for seat in range(1, seats)] and body["sides"] == final["sides"]
+    steps = body["steps"]
+    assert [(s["seat"], s["action"]) for s in steps if s["action"] is not None] == made  # every move, in order
+    deals = [s for s in steps if s["action"] is None]
+    revealed = {d["hand"]: d["deck"] for d in final["revealed_deals"]}
+    assert [s["deal"] for s in deals] == list(range(1, len(revealed) + 1))  # every deal, numbered as the game's
+    for deal in deals:  # the board dealt holds its deck's first twenty cards, ten to each of its seats
+        [board] = [b for b in deal["boards"] if b is not None and b["deal"] == deal["deal"]]
+        hands = list(board["hands"].values())
+        assert sorted(board["hands"]) == sorted(str(s) for s in board["seats"]) and all(len(h) == 10 for h in hands)
+        assert sorted(hands[0] + hands[1]) == sorted(revealed[deal["deal"]][:20])
+    boards_at_once = max(sum(b is not None for b in s["boards"]) for s in steps)
+    assert boards_at_once == (2 if fmt == "partnership" else 1)
+    for step in steps:  # every board whole: no card twice, none lost beyond its stock
+        for board in filter(None, step["boards"]):
+            held = [c for h in board["hands"].values() for c in h] + board["discard_pile"]
+            assert len(held) == len(set(held)) and len(held) + board["stock_count"] <= 52
+    if fmt == "rotation":  # the seat sitting out is on no board, and the seats take turns at it
+        assert all(s["sitting_out"] not in (s["boards"][0] or {"seats": []})["seats"] for s in steps)
+        assert len({s["sitting_out"] for s in steps}) >= 2
+    else:
+        assert all(s["sitting_out"] is None for s in steps)
+    assert steps[-1]["scores"] == final["scores"] and body["result"] == final["result"]
+
+    link = client.post(f"/games/{table['id']}/watch-links", headers=auth(table["tokens"][0])).get_json()
+    watched = client.get(f"/games/{table['id']}/replay", headers=auth(link["key"]))
+    assert watched.status_code == 200 and watched.get_json() == body
+
+
+def test_a_resigned_table_replays_to_its_end(client):
     def post(path, body):
         response = client.post(path, json=body)
         return response.status_code, response.get_json()
     table = start_table(post, 3)
-    resign = client.post(f"/games/{table['id']}/actions", json={"type": "resign"}, headers=auth(table["tokens"][0]))
-    assert resign.status_code == 200, resign.get_json()
-    assert resign.get_json()["status"] == "finished", resign.get_json()["status"]
-    answer = client.get(f"/games/{table['id']}/replay", headers=auth(table["tokens"][1]))
-    assert answer.status_code == 422 and answer.get_json()["code"] == "replay-not-available", answer.get_json()
+    resign = client.post(f"/games/{table['id']}/actions", json={"type": "resign"}, headers=auth(table["tokens"][2]))
+    assert resign.status_code == 200 and resign.get_json()["status"] == "finished", resign.get_json()
+    body = client.get(f"/games/{table['id']}/replay", headers=auth(table["tokens"][1])).get_json()
+    assert [(s["seat"], s["action"]) for s in body["steps"]] == [(None, None), (2, {"type": "resign"})]
+    assert body["result"]["reason"] == "resign" and 2 not in body["result"]["winner_seats"]

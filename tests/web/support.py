@@ -1,10 +1,11 @@
-"""What the browser tests do over the API beside the pages: a call, a started two-seat game, and
-moves by the tests' simple policy."""
+"""What the browser tests do over the API beside the pages: a call, a started two-seat game or
+table, and moves by the tests' simple policy."""
 from __future__ import annotations
 
 import requests
 
 from tests.api.helpers import choose
+from tests.api.table_helpers import mover_and_action
 
 
 def api(site, method: str, path: str, token: str | None = None, body=None) -> dict:
@@ -59,3 +60,22 @@ def settle_rating(site, name: str, value: float, games: int = 12) -> None:
         player = accounts.by_name(name)
         player.rating, player.rating_deviation, player.rated_games = value, 60.0, games
         db.session.commit()
+def full_table(site, seats: int, rules: dict | None = None) -> tuple[str, dict[int, str]]:
+    """A table Ann created and P1, P2.. joined (so dealt): its id and every seat's token."""
+    created = api(site, "POST", "/games", body={"name": "Ann", "seats": seats, **({"rules": rules} if rules else {})})
+    tokens = {0: created["token"]}
+    for invite in created["invites"]:
+        tokens[invite["seat"]] = api(site, "POST", f"/games/{created['game_id']}/join", body={
+            "invite_code": invite["invite_code"], "name": f"P{invite['seat']}"})["token"]
+    return created["game_id"], tokens
+
+
+def play_table_out(site, game_id: str, tokens: dict[int, str]) -> dict:
+    """A table's moves by the tests' policy to the match's end; returns seat 0's final view."""
+    for _ in range(6000):
+        views = {seat: api(site, "GET", f"/games/{game_id}", token) for seat, token in tokens.items()}
+        if views[0]["status"] == "finished":
+            return views[0]
+        seat, action = mover_and_action(views)
+        api(site, "POST", f"/games/{game_id}/actions", tokens[seat], action)
+    raise AssertionError("the table's match did not end")

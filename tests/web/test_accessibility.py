@@ -1,8 +1,8 @@
 """Accessibility held by a tool (issue 24): axe-core (the copy axe-playwright-python ships) runs in
 Chromium on every page a player meets (the landing page, joining, a seat at 2, 3, 4 and 8 seats,
 a hand's end, a match's end (and a rated one's, with its ratings), my games, the player page, a watch page, a
-replay, the docs, the leaderboard and a player's profile) at 1280 and 360 px, and finds no violation of the
-WCAG 2.1 A and AA rules. At 200% zoom (1280 px seen as 640)
+replay of two seats and of a table, the docs, the leaderboard and a player's profile) at 1280 and 360 px, and
+finds no violation of the WCAG 2.1 A and AA rules. At 200% zoom (1280 px seen as 640)
 with reduced motion asked for, each page fits its width and nothing moves."""
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ import uuid
 import pytest
 
 from .conftest import DESKTOP, PHONE
-from .support import api, new_player, play_until, rated_match, settle_rating, two_seats
+from .support import (api, full_table, new_player, play_table_out, play_until, rated_match, settle_rating,
+                      two_seats)
 from .test_browser import wait_until
 
 WCAG = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]},
@@ -57,6 +58,9 @@ def pages(site) -> dict[str, tuple[str, str]]:
     found["watch"] = (f"/watch/{finished_id}#key={link['key']}", "#sheet-table tr")
     found["replay"] = (f"/replay/{finished_id}#key={link['key']}", "#step-events li")
     found["rated match end"] = (rated_match_end(site), "#rating-changes li")
+    table_id, table_tokens = full_table(site, 4, {"target": 40})
+    play_table_out(site, table_id, table_tokens)
+    found["table replay"] = (f"/replay/{table_id}#token={table_tokens[1]}", "#replay-hands section.replay-board")
     for seats in (3, 4, 8):
         table_id, token = table(site, seats)
         found[f"seat of {seats}"] = (f"/play/{table_id}#token={token}", "#table-panel h2")
@@ -73,7 +77,8 @@ def pages(site) -> dict[str, tuple[str, str]]:
 
 
 PAGES = ["landing", "join", "seat of 2", "seat of 3", "seat of 4", "seat of 8", "hand end", "match end",
-         "rated match end", "my games", "player", "watch", "replay", "docs", "leaderboard", "profile"]
+         "rated match end", "my games", "player", "watch", "replay", "table replay", "docs", "leaderboard",
+         "profile"]
 
 
 @pytest.mark.parametrize("width", ["1280", "360"])

@@ -1,9 +1,10 @@
 """The replay page (issue 24): a finished match stepped through in the browser, with the buttons and
-the arrow keys, from the seat page's link after the match and from a watch key."""
+the arrow keys, from the seat page's link after the match and from a watch key; a table's too, every
+board shown (a board per hand for partnerships)."""
 from __future__ import annotations
 
 from .conftest import DESKTOP
-from .support import api, play_until, two_seats
+from .support import api, full_table, play_table_out, play_until, two_seats
 from .test_browser import wait_until
 
 
@@ -40,3 +41,42 @@ def test_a_finished_match_is_replayed_step_by_step_with_the_keyboard(site, new_c
     watcher.locator("#hand-on").click()
     second_deal = next((i for i, s in enumerate(steps) if s["hand"] == 2), len(steps) - 1)
     wait_until(lambda: watcher.locator("#position").get_attribute("data-step") == str(second_deal), "the next hand")
+
+
+def test_a_finished_partnership_is_replayed_board_by_board(site, new_context):
+    game_id, tokens = full_table(site, 4, {"target": 40})
+    play_table_out(site, game_id, tokens)
+    replay = api(site, "GET", f"/games/{game_id}/replay", tokens[2])
+    steps = replay["steps"]
+
+    page = new_context(DESKTOP).new_page()
+    page.goto(f"{site.base_url}/play/{game_id}#token={tokens[2]}")
+    wait_until(lambda: page.locator("#replay-link").is_visible(), "the replay link after the table's match")
+    page.locator("#replay-link").click()
+    wait_until(lambda: page.locator("#position").inner_text().startswith(f"Step 1 of {len(steps)}"), "the first step")
+    assert page.locator("#title").inner_text() == "Replay: Ann & P2 v P1 & P3"
+    # The first deal: board 1 dealt, board 2 waiting for its cards; then both boards, each with its hands.
+    page.keyboard.press("ArrowRight")
+    wait_until(lambda: page.locator("#position").get_attribute("data-step") == "1", "the second deal")
+    boards = page.locator("#replay-hands section.replay-board")
+    assert boards.count() == 2
+    first, second = boards.nth(0).inner_text(), boards.nth(1).inner_text()
+    assert "Board 1: Ann v P1" in first and "Ann holds" in first and "P1 holds" in first, first
+    assert "Board 2: P2 v P3" in second and "P2 holds" in second and "P3 holds" in second, second
+    shown = [board for board in steps[1]["boards"] if board]
+    for board, text in zip(shown, (first, second)):
+        assert f"stock {board['stock_count']}" in text
+
+    ended = next(i for i, s in enumerate(steps) if any(e["type"] == "hand_end" for e in s["events"]))
+    page.keyboard.press("Home")
+    for _ in range(ended):
+        page.locator("#step-on").click()
+    wait_until(lambda: page.locator("#position").get_attribute("data-step") == str(ended), "a board's hand's end")
+    assert "melds" in page.locator("#replay-hands").inner_text() and "is over" in page.locator("#step-events").inner_text()
+    page.keyboard.press("End")
+    wait_until(lambda: page.locator("#position").get_attribute("data-step") == str(len(steps) - 1), "the last step")
+    assert "The match is over" in page.locator("#step-events").inner_text()
+    sheet = page.locator("#replay-sheet").inner_text()
+    assert "Hand 1 (board" in sheet and "Totals: Ann & P2" in sheet
+    page.keyboard.press("PageUp")
+    wait_until(lambda: page.locator("#position").get_attribute("data-step") != str(len(steps) - 1), "a deal back")

@@ -74,7 +74,6 @@ function render(next) {
   $("own-board").hidden = !view || next.status === "waiting_for_opponent";
   for (const prompt of $("hand").querySelectorAll(".hint-line, .hint")) prompt.hidden = over;
   $("next-game").hidden = !over;
-  $("replay-link").hidden = isTable(next);  // a table's replay is not offered yet
   if (view) {
     renderOpponent(view);
     renderMiddle(view);

@@ -1,10 +1,12 @@
 // A finished match, move by move: /replay/<game>#token=<a seat's token> or #key=<a watch key> (or
 // the seat this browser keeps). Reads GET /games/<game>/replay once and steps through it here:
-// both hands after every deal and move, the melds at each hand's end, the sheet as it grew.
+// both hands after every deal and move (at a table every board's: replay_table.js), the melds at
+// each hand's end, the sheet as it grew.
 import { call, describe } from "./api.js";
 import { cardList, spokenList } from "./cards.js";
 import { $, el } from "./dom.js";
 import { narrate } from "./history.js";
+import { boardParts, eventLines, sheetLines, tableTitle } from "./replay_table.js";
 import { getSeat, takeFragment } from "./seats.js";
 
 const gameId = document.body.dataset.gameId;
@@ -24,11 +26,26 @@ function handEnd(record, names) {  // the melds at a knock, as the hand's end sh
     cardsLine("Laid off", record.defender_layoffs || []), cardsLine(`Deadwood (${record.defender_points})`, record.defender_deadwood)];
 }
 
+const isTable = () => replay.kind === "table";
+const handOf = (step) => (isTable() ? step.deal : step.hand);  // a table's deals are its hands, numbered across it
+
+function drawTable() {
+  const step = replay.steps[at];
+  $("position").textContent = `Step ${at + 1} of ${replay.steps.length} · deal ${step.deal}`;
+  $("step-events").replaceChildren(...eventLines(replay, step).map((line) => el("li", {}, line)));
+  $("replay-hands").replaceChildren(...boardParts(replay, step, cardsLine, handEnd));
+  $("replay-sheet").replaceChildren(...sheetLines(replay, step).map((line) => el("li", {}, line)));
+}
+
 function draw() {
+  $("position").dataset.step = String(at);
+  $("step-back").disabled = at === 0;
+  $("hand-back").disabled = at === 0;
+  $("step-on").disabled = $("hand-on").disabled = at === replay.steps.length - 1;
+  if (isTable()) return drawTable();
   const step = replay.steps[at], names = replay.players;
   const watcher = { seat: -1 };  // nobody's own view: every seat is named
   $("position").textContent = `Step ${at + 1} of ${replay.steps.length} · hand ${step.hand}`;
-  $("position").dataset.step = String(at);
   const lines = step.events.map((event, i) => narrate(event, watcher, names, step.events[i + 1] || null)).filter(Boolean);
   $("step-events").replaceChildren(...lines.map((line) => el("li", {}, line)));
   const end = step.events.find((e) => e.type === "hand_end");
@@ -39,9 +56,6 @@ function draw() {
     ` · stock ${step.stock_count}`;
   $("replay-sheet").replaceChildren(...step.sheet.map((line) => el("li", {}, `Hand ${line.hand}: ${line.result}` +
     (line.winner === null || line.winner === undefined ? ", nobody scores" : `, ${names[line.winner]} ${line.points}`))));
-  $("step-back").disabled = at === 0;
-  $("hand-back").disabled = at === 0;
-  $("step-on").disabled = $("hand-on").disabled = at === replay.steps.length - 1;
 }
 
 function go(to) {
@@ -50,8 +64,8 @@ function go(to) {
 }
 
 function handStart(from, direction) {  // the deal that begins the hand before or after this one
-  const hand = replay.steps[from].hand + direction;
-  const first = replay.steps.findIndex((s) => s.hand === hand);
+  const hand = handOf(replay.steps[from]) + direction;
+  const first = replay.steps.findIndex((s) => handOf(s) === hand);
   return first < 0 ? (direction > 0 ? replay.steps.length - 1 : 0) : first;
 }
 
@@ -62,8 +76,13 @@ async function start() {
   try {
     ({ data: replay } = await call("GET", `/games/${gameId}/replay`, { token: secret }));
   } catch (error) { $("replay-error").textContent = describe(error); return; }
-  $("title").textContent = `Replay: ${replay.players[0]} v ${replay.players[1]}`;
-  document.title = `Replay: ${replay.players[0]} v ${replay.players[1]} · Gin Rummy`;
+  const title = isTable() ? tableTitle(replay) : `${replay.players[0]} v ${replay.players[1]}`;
+  $("title").textContent = `Replay: ${title}`;
+  document.title = `Replay: ${title} · Gin Rummy`;
+  if (isTable()) {
+    $("hands-title").textContent = "Every board";
+    $("replay-table").textContent = "";
+  }
   $("step-back").addEventListener("click", () => go(at - 1));
   $("step-on").addEventListener("click", () => go(at + 1));
   $("hand-back").addEventListener("click", () => go(handStart(at, -1)));
