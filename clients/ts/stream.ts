@@ -39,15 +39,19 @@ export async function* sseFrames<T>(url: string, token: string, lastId?: string)
   }
 }
 
-// One line about an event of the game stream: its only event is the seat's view.
+// One line about an event of the game stream: the seat's view, or (after a two-seat match whose
+// seats are not both players') the other seat's offer of a seat rematch.
 export function describeGameEvent(data: GameStreamEvent): string {
   switch (data.event) {
     case "view":  // a GameView for two seats, a TableView (it has `format`) at a table
       return "format" in data
         ? `table, version ${data.version}: seats ${data.to_move.join(", ")} to move`
         : `version ${data.version}: ${data.phase}, ${data.hand.length} cards in hand`;
+    case "rematch_offered":
+      return `${data.seat_rematch.by ?? "the other seat"} offers a rematch (game ${data.seat_rematch.game_id}): ` +
+        `POST ${data.seat_rematch.accept} to accept`;
     default: {
-      const unhandled: never = data.event;
+      const unhandled: never = data;
       return unhandled;
     }
   }
@@ -64,8 +68,10 @@ export function describePlayerEvent(data: PlayerStreamEvent): string {
       return `${data.by} declined ${data.challenge_id} (${data.reason})`;
     case "challenge_cancelled":
       return `challenge ${data.challenge_id} withdrawn`;
-    case "rematch_offered":
-      return `a rematch of ${data.game_id} is offered (${data.challenge.challenge_id})`;
+    case "rematch_offered":  // a challenge between players; a seat rematch where the other seat is no player's
+      return data.challenge
+        ? `a rematch of ${data.game_id} is offered (${data.challenge.challenge_id})`
+        : `a seat rematch of ${data.game_id} is offered: POST ${data.seat_rematch?.accept} to accept`;
     case "game_started":
       return `game ${data.game_id} started, you in seat ${data.seat}, against ${data.opponent ?? "a table"}`;
     case "your_turn":
@@ -87,7 +93,8 @@ export function describePlayerEvent(data: PlayerStreamEvent): string {
   }
 }
 
-// Follow a seat's game stream to the end of the match (the server then answers 204).
+// Follow a seat's game stream to the end of the match (the server then answers 204); where a seat
+// rematch may still be offered (two seats not both players'), until it is.
 export async function watchGame(server: string, token: string, gameId: string): Promise<string[]> {
   const lines: string[] = [];
   for await (const frame of sseFrames<GameStreamEvent>(`${server}/games/${gameId}/stream`, token)) {

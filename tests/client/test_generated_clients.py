@@ -171,7 +171,8 @@ def test_the_python_client_has_a_class_per_stream_event_and_reads_both_real_stre
     from gin_generated.api.games import stream_game
     from gin_generated.api.players import stream_me
     classes = stream_classes(models)
-    assert set(classes["GameStreamEvent"]) == {"view"} and set(classes["PlayerStreamEvent"]) == PLAYER_EVENTS
+    assert set(classes["GameStreamEvent"]) == {"view", "rematch_offered"}
+    assert set(classes["PlayerStreamEvent"]) == PLAYER_EVENTS
     story = every_player_event(live_server)
 
     game_frames = list(frames(f"{live_server}/games/{story['game']}/stream", story["ann"]))
@@ -184,6 +185,17 @@ def test_the_python_client_has_a_class_per_stream_event_and_reads_both_real_stre
         assert parsed.event.value == event == "view" and parsed.version == int(frame_id)
         assert parsed.status.value == "finished" and parsed.hand is not None  # the view itself, typed
         assert models.GameStreamFrame.from_dict({"id": frame_id, "event": event, "data": text}).event.value == "view"
+
+    # Seats that are not both players': the other seat's seat rematch offer, its own event class.
+    anonymous = post(live_server, "/games", body={"name": "Ann"})
+    bob = post(live_server, f"/games/{anonymous['game_id']}/join", body={"name": "Bob", "invite_code": anonymous["invite_code"]})
+    post(live_server, f"/games/{anonymous['game_id']}/actions", bob["token"], {"type": "resign"}, status=200)
+    offer = post(live_server, f"/games/{anonymous['game_id']}/seat-rematch", bob["token"])
+    last_view, (frame_id, event, text) = frames(f"{live_server}/games/{anonymous['game_id']}/stream", anonymous["token"])
+    (offered_class,) = classes["GameStreamEvent"]["rematch_offered"]
+    parsed = offered_class.from_dict(json.loads(text))
+    assert parsed.event.value == event == "rematch_offered" and frame_id == last_view[0]
+    assert parsed.seat_rematch.game_id == offer["game_id"] and parsed.seat_rematch.by == "Bob"
 
     # At a table the view is a TableView: its event class is TableViewEvent.
     table = post(live_server, "/games", body={"name": "Ann", "seats": 3})
