@@ -81,7 +81,6 @@ export function setUpExtras({ gameId, token }) {
         parts.push(el("p", {}, `Rematch offered to ${offer.to}; waiting for an answer.`));
       }
       $("rematch-body").replaceChildren(...parts);
-      watchSeatRematch(view, data);
     } catch (error) { $("rematch-body").replaceChildren(el("p", { class: "error" }, describe(error))); }
   }
 
