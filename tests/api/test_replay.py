@@ -9,7 +9,7 @@ import yaml
 
 from .helpers import act, auth, mover, new_game
 from .helpers import choose as choose_move
-from .table_helpers import mover_and_action, start_table
+from .table_helpers import TEDESCO_TEAMS, mover_and_action, start_table
 from .test_openapi import generated, spec_app, validator_for  # noqa: F401 (fixtures)
 
 
@@ -74,12 +74,13 @@ def play_table_out(client, table: dict) -> list[tuple[int, dict]]:
     raise AssertionError("the table's match did not end")
 
 
-@pytest.mark.parametrize("seats, fmt", [(3, "rotation"), (4, "partnership")])
-def test_a_finished_table_replays_move_by_move_with_every_board(client, generated, seats, fmt):  # noqa: F811
+@pytest.mark.parametrize("seats, fmt, rules", [(3, "rotation", {"target": 40}), (4, "partnership", {"target": 40}),
+                                               (6, "partnership", TEDESCO_TEAMS)])
+def test_a_finished_table_replays_move_by_move_with_every_board(client, generated, seats, fmt, rules):  # noqa: F811
     def post(path, body):
         response = client.post(path, json=body)
         return response.status_code, response.get_json()
-    table = start_table(post, seats, {"target": 40})
+    table = start_table(post, seats, rules)
     early = client.get(f"/games/{table['id']}/replay", headers=auth(table["tokens"][1]))
     assert early.status_code == 409 and early.get_json()["code"] == "match-not-over"
     made = play_table_out(client, table)
@@ -100,7 +101,7 @@ def test_a_finished_table_replays_move_by_move_with_every_board(client, generate
         assert sorted(board["hands"]) == sorted(str(s) for s in board["seats"]) and all(len(h) == 10 for h in hands)
         assert sorted(hands[0] + hands[1]) == sorted(revealed[deal["deal"]][:20])
     boards_at_once = max(sum(b is not None for b in s["boards"]) for s in steps)
-    assert boards_at_once == (2 if fmt == "partnership" else 1)
+    assert boards_at_once == (seats // 2 if fmt == "partnership" else 1)
     for step in steps:  # every board whole: no card twice, none lost beyond its stock
         for board in filter(None, step["boards"]):
             held = [c for h in board["hands"].values() for c in h] + board["discard_pile"]
