@@ -19,8 +19,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("RATELIMIT_ENABLED", "false")
 
-from tests.api.helpers import auth, choose, mover  # noqa: E402  (after the path is set)
-from tests.api.table_helpers import TEDESCO_TEAMS, mover_and_action, start_table  # noqa: E402
+from tests.api.helpers import auth, choose, mover
+from tests.api.table_helpers import TEDESCO_TEAMS, mover_and_action, start_table
 
 
 def two_seats(client, rules: dict) -> tuple[str, str]:
