@@ -80,7 +80,7 @@ class ProfileLinksSchema(ma.Schema):
         "A current game's watch page, with a watch key in the fragment: only when the player made its "
         "games public (`public_games`); else null"))
     replay = f.String(required=True, allow_none=True, **doc(
-        "A finished two-seat match's replay page, with a watch key in the fragment: only when the player made "
+        "A finished match's replay page, with a watch key in the fragment: only when the player made "
         "its games public; else null"))
 
 

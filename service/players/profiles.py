@@ -126,7 +126,7 @@ def _outcome(result: dict | None, seat: int) -> str | None:
     return "drawn" if result.get("winner") is None else "won" if result["winner"] == seat else "lost"
 
 
-def _links(player: Player, game_id: str, status: str, seats: int) -> dict:
+def _links(player: Player, game_id: str, status: str) -> dict:
     """The watch page of a current game, the replay of a finished one: only for a player whose games
     are public, with the game's public watch key in the fragment (never sent to a server by a browser)."""
     secret = player.public_games_secret
@@ -134,8 +134,7 @@ def _links(player: Player, game_id: str, status: str, seats: int) -> dict:
         return {"watch": None, "replay": None}
     key = watching.public_key(secret, game_id)
     return {"watch": f"/watch/{game_id}#key={key}" if status == "active" else None,
-            # The replay covers two-seat matches (tables answer replay-not-available for now).
-            "replay": f"/replay/{game_id}#key={key}" if status == "finished" and seats == 2 else None}
+            "replay": f"/replay/{game_id}#key={key}" if status == "finished" else None}
 
 
 def games(player: Player, status: str | None, limit: int, offset: int) -> dict:
@@ -167,7 +166,7 @@ def games(player: Player, status: str | None, limit: int, offset: int) -> dict:
             "rating_change": None if change is None else {
                 "before": round(change.value_before, 2), "after": round(change.value_after, 2),
                 "delta": round(change.value_after - change.value_before, 2)},
-            "links": _links(player, row.id, row.status, len(everyone))})
+            "links": _links(player, row.id, row.status)})
     return {"games": out, "next_offset": _next_offset(rows, limit, offset)}
 
 

@@ -162,3 +162,17 @@ def test_patch_me_needs_the_player_token(client):
     response = client.patch("/me", json={"public_games": True}, headers=auth("nope"))
     assert response.status_code == 401 and response.get_json()["code"] == "invalid-token"
     assert client.get("/players/Ann").get_json()["public_games"] is False
+
+
+def test_a_public_players_finished_table_links_its_replay(client):
+    from .test_table_rematch import players_table
+    from .test_table_ratings import play_table
+    players, game = players_table(client, 3, rules={"target": 25})
+    ann = players[0]
+    assert client.patch("/me", json={"public_games": True}, headers=auth(ann["token"])).status_code == 200
+    play_table(client, game)
+    [row] = [g for g in client.get(f"/players/{ann['name']}/games").get_json()["games"] if g["game_id"] == game["id"]]
+    assert row["seats"] == 3 and row["status"] == "finished" and row["links"]["watch"] is None
+    key = row["links"]["replay"].split("#key=")[1]
+    replay = client.get(f"/games/{game['id']}/replay", headers=auth(key))
+    assert replay.status_code == 200 and replay.get_json()["kind"] == "table"
