@@ -69,7 +69,7 @@ class ProfileScoreSchema(ma.Schema):
     opponents = f.Integer(required=True, **doc("The other side's (at a table: the best other side's)"))
 
 
-class GameRatingChangeSchema(ma.Schema):
+class ProfileRatingChangeSchema(ma.Schema):
     before = f.Float(required=True)
     after = f.Float(required=True)
     delta = f.Float(required=True, **doc("after - before"))
@@ -94,7 +94,7 @@ class ProfileGameSchema(ma.Schema):
     result = f.String(required=True, allow_none=True, validate=v.OneOf(RESULTS),
                       **doc("The player's result (at a table, its side's); null while the game goes on"))
     score = f.Nested(ProfileScoreSchema, required=True)
-    rating_change = f.Nested(GameRatingChangeSchema, required=True, allow_none=True,
+    rating_change = f.Nested(ProfileRatingChangeSchema, required=True, allow_none=True,
                              **doc("What the match did to the player's rating; null: not rated (yet)"))
     links = f.Nested(ProfileLinksSchema, required=True)
 

@@ -73,7 +73,7 @@ class LeaderboardSchema(ma.Schema):
                                                                    "this was the last"))
 
 
-class GameRatingChangeSchema(ma.Schema):
+class SeatRatingChangeSchema(ma.Schema):
     seat = f.Integer(required=True)
     player = f.String(required=True, **doc("The player holding the seat"))
     kind = f.String(required=True, validate=v.OneOf(("rating", "table_rating")),
@@ -88,5 +88,5 @@ class GameRatingsSchema(ma.Schema):
         "Whether the game moves ratings: while it is played, whether it will when it ends (every seat a "
         "player's, not made with rated: false); once over, whether it did (not when given up before any hand "
         "ended)"))
-    changes = f.List(f.Nested(GameRatingChangeSchema), required=True, **doc(
+    changes = f.List(f.Nested(SeatRatingChangeSchema), required=True, **doc(
         "Once a rated game is over: what it did to each seat's rating, by seat; empty before"))
