@@ -1,10 +1,10 @@
-"""Melds, deadwood, and the exact lowest-deadwood search.
+"""Melds, arrangements, and the public deadwood functions.
 
-The search works on four 13-bit masks, one per suit (bit r-1 for rank r). A card can belong
-to a set (its rank held in 3+ suits) or to a run (3+ consecutive ranks of its suit). Only the
-cards that could go either way ("conflict" cards) need a choice; every other card's best place
-is forced. So the exact optimum is found by trying both sides of each conflict card and
-melding everything else maximally, which is usually a single evaluation.
+The exact lowest-deadwood search lives in deadwood.py, on four 13-bit suit masks (bit r-1 for
+rank r). The functions here take cards, check them once, and hand it the masks.
+`arrangements` enumerates the layouts worth considering for the knocker's choice (knock.py):
+only the cards that could go either way ("conflict" cards) need a choice; every other card's
+best place is forced.
 """
 from __future__ import annotations
 
@@ -13,22 +13,11 @@ from dataclasses import dataclass
 from typing import Iterable, Iterator
 
 from .cards import SUITS, Card, card_from_index, parse_cards
+from .deadwood import FULL, STANDARD, SuitTables, best_layout, lowest, lowest_after_discard
 from .runs import is_run_ranks, run_order
 
-
-def _mask_value(mask: int) -> int:
-    return sum(min(r + 1, 10) for r in range(13) if mask >> r & 1)
-
-
-def _run_cover(mask: int) -> int:
-    starts = mask & (mask >> 1) & (mask >> 2)
-    return starts | (starts << 1) | (starts << 2)
-
-
-# Tables over every 13-bit suit mask, built once at import (8192 entries each).
-VALUE = [_mask_value(m) for m in range(1 << 13)]
-HIGH = [max((min(r + 1, 10) for r in range(13) if m >> r & 1), default=0) for m in range(1 << 13)]
-RUN_COVER = [_run_cover(m) for m in range(1 << 13)]
+# The run cover (ace low) of every 13-bit suit mask, for `arrangements`.
+RUN_COVER = [STANDARD.melded[m] for m in range(1 << 13)]
 
 
 @dataclass(frozen=True)
@@ -119,76 +108,36 @@ def _conflicts(masks: list[int], three: int) -> list[tuple[int, int]]:
     return found
 
 
-def _melded(masks: list[int], three: int, conflicts: list[tuple[int, int]], choice: int) -> list[int]:
-    """Per-suit melded masks when conflict j goes to its set if bit j of `choice` is set, else its run."""
-    to_set = [0, 0, 0, 0]
-    to_run = [0, 0, 0, 0]
-    for j, (suit, bit) in enumerate(conflicts):
-        if choice >> j & 1:
-            to_set[suit] |= bit
-        else:
-            to_run[suit] |= bit
-    side = [(masks[s] & three) & ~to_run[s] for s in range(4)]
-    sets = _at_least_three(*side)
-    return [RUN_COVER[masks[s] & ~to_set[s]] | (side[s] & sets) for s in range(4)]
-
-
-# The views ask the same questions again: the deadwood after each discard of an 11-card hand (the
-# suggested discard, then every knock's check), and the arrangement of a hand that did not change
-# since the last move. Both answers depend on the four suit masks alone: kept per process.
-@functools.lru_cache(maxsize=16384)
-def deadwood_of_masks(a: int, b: int, c: int, d: int, discard: bool = False) -> int:
-    """Lowest deadwood count of the cards in the four suit masks.
-
-    With discard=True, the lowest count after throwing one card away: over all arrangements,
-    deadwood minus its highest deadwood card (an all-melded 11-card hand keeps 0).
-    """
-    three = _at_least_three(a, b, c, d)
-    ra, rb, rc, rd = RUN_COVER[a], RUN_COVER[b], RUN_COVER[c], RUN_COVER[d]
-    if not (ra & a | rb & b | rc & c | rd & d) & three:
-        # No card could go to both a set and a run: meld everything meldable.
-        da, db, dc, dd = a & ~(ra | three), b & ~(rb | three), c & ~(rc | three), d & ~(rd | three)
-        total = VALUE[da] + VALUE[db] + VALUE[dc] + VALUE[dd]
-        if discard:
-            total -= max(HIGH[da], HIGH[db], HIGH[dc], HIGH[dd])
-        return total
-    masks = [a, b, c, d]
-    conflicts = _conflicts(masks, three)
-    best = 1000
-    for choice in range(1 << len(conflicts)):
-        melded = _melded(masks, three, conflicts, choice)
-        dead = [masks[s] & ~melded[s] for s in range(4)]
-        total = VALUE[dead[0]] + VALUE[dead[1]] + VALUE[dead[2]] + VALUE[dead[3]]
-        if discard:
-            total -= max(HIGH[dead[0]], HIGH[dead[1]], HIGH[dead[2]], HIGH[dead[3]])
-        if total < best:
-            best = total
-    return best
-
-
-def min_deadwood(cards: Iterable[Card | str]) -> int:
-    """Lowest deadwood count of 10 cards, or of 11 cards after the best discard."""
-    cards = parse_cards(cards) if not _all_cards(cards) else cards
+def hand_masks(cards: Iterable[Card | str]) -> list[int]:
+    """The four suit masks of distinct cards, checked: the API's edge (texts are parsed)."""
+    cards = cards if _all_cards(cards) else parse_cards(cards)
     masks = [0, 0, 0, 0]
-    count = 0
     for card in cards:
         if masks[card.suit_index] & card.bit:
             raise ValueError(f"{card} is given twice")
         masks[card.suit_index] |= card.bit
-        count += 1
-    if count not in (10, 11):
-        raise ValueError(f"min_deadwood takes 10 or 11 cards, not {count}")
-    return deadwood_of_masks(masks[0], masks[1], masks[2], masks[3], discard=count == 11)
+    return masks
+
+
+def _all_cards(cards) -> bool:
+    return isinstance(cards, (list, tuple)) and all(isinstance(c, Card) for c in cards)
+
+
+def min_deadwood(cards: Iterable[Card | str]) -> int:
+    """Lowest deadwood count of 10 cards, or of 11 cards after the best discard."""
+    a, b, c, d = hand_masks(cards)
+    count = a.bit_count() + b.bit_count() + c.bit_count() + d.bit_count()
+    if count == 10:
+        return lowest(a, b, c, d)
+    if count == 11:
+        return lowest_after_discard(a, b, c, d)
+    raise ValueError(f"min_deadwood takes 10 or 11 cards, not {count}")
 
 
 def deadwood_count(cards: Iterable[Card]) -> int:
     """Lowest deadwood count of any number of cards (no discard)."""
     a, b, c, d = suit_masks(cards)
-    return deadwood_of_masks(a, b, c, d)
-
-
-def _all_cards(cards) -> bool:
-    return isinstance(cards, (list, tuple)) and all(isinstance(c, Card) for c in cards)
+    return lowest(a, b, c, d)
 
 
 def _split_runs(suit: int, mask: int) -> list[Meld]:
@@ -242,24 +191,70 @@ def _arrangement_for(masks: list[int], three: int, conflicts, choice: int) -> Ar
 
 
 def best_arrangement(cards: Iterable[Card | str]) -> Arrangement:
-    """A lowest-deadwood arrangement of any number of cards (ties: the first choice found)."""
-    cards = parse_cards(cards)
-    if len(set(cards)) != len(cards):
-        raise ValueError("a card is given twice: " + " ".join(map(str, cards)))
-    return _best_of_masks(*suit_masks(cards))
+    """A lowest-deadwood arrangement of any number of cards (ties: runs before sets)."""
+    return arrangement_of_masks(*hand_masks(cards))
 
 
+# The views show the arrangement of a hand that did not change since the last move: kept per
+# process by the suit masks (frozen Arrangements: safe to share).
 @functools.lru_cache(maxsize=4096)
-def _best_of_masks(a: int, b: int, c: int, d: int) -> Arrangement:
-    """best_arrangement by the suit masks (frozen Arrangements: safe to share)."""
-    cards = [card_from_index(suit * 13 + rank) for suit, mask in enumerate((a, b, c, d))
-             for rank in range(13) if mask >> rank & 1]
-    return min(arrangements(cards), key=lambda a: a.deadwood_points)
+def arrangement_of_masks(a: int, b: int, c: int, d: int,
+                         tables: SuitTables = STANDARD) -> Arrangement:
+    """The lowest-deadwood layout of deadwood.py, as melds and deadwood cards."""
+    masks = (a, b, c, d)
+    sets, runs = best_layout(a, b, c, d, tables)
+    melds = [Meld(_cards_of(suit, stretch), tables.runs)
+             for suit in range(4) for stretch in _run_stretches(runs[suit], tables.high_ace[masks[suit] & ~sets[suit]],
+                                                                tables.runs)]
+    set_ranks = sets[0] | sets[1] | sets[2] | sets[3]
+    while set_ranks:
+        bit = set_ranks & -set_ranks
+        set_ranks ^= bit
+        melds.append(Meld([Card(bit.bit_length(), SUITS[s]) for s in range(4) if sets[s] & bit]))
+    melds.sort(key=lambda m: (m.cards[0].rank, m.cards[0]))
+    dead = [masks[s] & ~(sets[s] | runs[s]) for s in range(4)]
+    cards = tuple(card for s in range(4) for card in _cards_of(s, dead[s]))
+    points = tables.value[dead[0]] + tables.value[dead[1]] + tables.value[dead[2]] + tables.value[dead[3]]
+    return Arrangement(tuple(melds), cards, points)
+
+
+def _cards_of(suit: int, mask: int) -> list[Card]:
+    return [card_from_index(suit * 13 + rank) for rank in range(13) if mask >> rank & 1]
+
+
+def _run_stretches(mask: int, high_ace: bool, runs: str) -> list[int]:
+    """The runs of one suit's run cards, as masks: their maximal stretches in the option's rank
+    order (round the corner, read from just after a missing rank)."""
+    if mask == FULL:
+        return [mask]
+    order = list(range(13))
+    if runs == "round_the_corner":
+        gap = next(r for r in range(13) if not mask >> r & 1)
+        order = order[gap + 1:] + order[:gap + 1]
+    elif high_ace:
+        order = order[1:] + [0]
+    stretches, current = [], 0
+    for rank in order + [None]:
+        if rank is not None and mask >> rank & 1:
+            current |= 1 << rank
+        elif current:
+            stretches.append(current)
+            current = 0
+    return stretches
 
 
 def best_discards(cards: Iterable[Card]) -> list[tuple[int, Card]]:
     """For an 11-card hand: (deadwood after discarding card, card) for every card, best first."""
     cards = list(cards)
-    scored = [(deadwood_count([c for c in cards if c != card]), card) for card in cards]
+    masks = hand_masks(cards)
+    scored = [(deadwood_without(masks, card), card) for card in cards]
     scored.sort(key=lambda pair: (pair[0], -pair[1].points, pair[1]))
     return scored
+
+
+def deadwood_without(masks: list[int], card: Card, tables: SuitTables = STANDARD) -> int:
+    """The lowest deadwood of the hand in `masks` less `card` (one of them)."""
+    a, b, c, d = masks
+    bit, suit = card.bit, card.suit_index
+    return lowest(a & ~bit if suit == 0 else a, b & ~bit if suit == 1 else b,
+                           c & ~bit if suit == 2 else c, d & ~bit if suit == 3 else d, tables)

@@ -1,24 +1,17 @@
 """Deadwood and layoffs under any `runs` and `card_values` option (Tedesco, Mahjong gin).
 
-The standard cards keep the fast mask search of melds.py; every other scheme uses this exact
-search: every meld in the hand, then the best disjoint choice by memoised recursion over the
-cards still free (the lowest free card is either deadwood or in one of its melds).
+Every scheme's deadwood goes through the one exact search of deadwood.py, on its own per-suit
+tables (built on the scheme's first use); the cards are checked once here, at the edge.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Iterable
 
-from .cards import Card, parse_cards
-from .melds import (
-    Arrangement,
-    Meld,
-    best_arrangement,
-    deadwood_count,
-    deadwood_of_masks,
-    suit_masks,
-)
+from .cards import Card
+from .deadwood import SuitTables, lowest, lowest_after_discard, tables_for
+from .melds import Arrangement, Meld, arrangement_of_masks, deadwood_without, hand_masks, suit_masks
 from .runs import card_value, is_run_ranks, next_rank
 
 
@@ -26,6 +19,10 @@ from .runs import card_value, is_run_ranks, next_rank
 class CardScheme:
     runs: str = "ace_low"
     values: str = "standard"
+    tables: SuitTables = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "tables", tables_for(self.runs, self.values))
 
     @classmethod
     def of(cls, rules) -> "CardScheme":
@@ -77,81 +74,28 @@ class CardScheme:
 
     def best(self, cards: Iterable[Card | str]) -> Arrangement:
         """A lowest-deadwood arrangement of any number of cards (exact)."""
-        hand = sorted(parse_cards(cards))
-        if len(set(hand)) != len(hand):
-            raise ValueError("a card is given twice: " + " ".join(map(str, hand)))
-        if self.standard:
-            return best_arrangement(hand)
-        melded, chosen = self._search(hand)
-        used = {c for m in chosen for c in m}
-        deadwood = tuple(c for c in hand if c not in used)
-        melds = tuple(sorted((self.meld(m) for m in chosen), key=lambda m: (m.cards[0].rank, m.cards[0])))
-        return Arrangement(melds, deadwood, self.count(deadwood))
+        return arrangement_of_masks(*hand_masks(cards), self.tables)
 
     def deadwood(self, cards: Iterable[Card]) -> int:
-        cards = list(cards)
-        if self.standard:
-            return deadwood_count(cards)
-        return self.count(cards) - self._search(sorted(cards))[0]
+        a, b, c, d = suit_masks(cards)
+        return lowest(a, b, c, d, self.tables)
 
     def deadwood_without(self, cards: list[Card], card: Card) -> int:
-        """The deadwood of `cards` less `card` (one of them); with standard values and runs
-        straight from the suit masks, without a list of the rest."""
-        if self.standard:
-            masks = suit_masks(cards)
-            masks[card.suit_index] &= ~card.bit
-            return deadwood_of_masks(*masks)
-        return self.deadwood([c for c in cards if c != card])
+        """The deadwood of `cards` less `card` (one of them), straight from the suit masks."""
+        return deadwood_without(suit_masks(cards), card, self.tables)
+
+    def deadwood_after_discards(self, cards: list[Card]) -> list[int]:
+        """The deadwood left after discarding each of `cards` in turn (their suit masks once)."""
+        masks = suit_masks(cards)
+        return [deadwood_without(masks, card, self.tables) for card in cards]
 
     def min_deadwood(self, cards: Iterable[Card | str]) -> int:
         """10 cards: their lowest count; 11: the lowest after the best discard."""
-        hand = parse_cards(cards)
-        if len(hand) not in (10, 11) or len(set(hand)) != len(hand):
+        a, b, c, d = hand_masks(cards)
+        count = a.bit_count() + b.bit_count() + c.bit_count() + d.bit_count()
+        if count not in (10, 11):
             raise ValueError("min_deadwood takes 10 or 11 distinct cards")
-        if len(hand) == 10:
-            return self.deadwood(hand)
-        return min(self.deadwood([c for c in hand if c != card]) for card in hand)
-
-    def _search(self, hand: list[Card]) -> tuple[int, list[tuple[Card, ...]]]:
-        """(most points that can be melded, the melds doing it) over disjoint melds."""
-        index = {card: i for i, card in enumerate(hand)}
-        by_low: dict[int, list[tuple[int, int, tuple[Card, ...]]]] = {}
-        for meld in self.melds_in(hand):
-            mask = 0
-            for card in meld:
-                mask |= 1 << index[card]
-            low = (mask & -mask).bit_length() - 1
-            by_low.setdefault(low, []).append((mask, self.count(meld), meld))
-        memo: dict[int, tuple[int, int]] = {}  # free mask -> (value, mask of the meld taken or 0)
-
-        def best(free: int) -> int:
-            if free == 0:
-                return 0
-            if free in memo:
-                return memo[free][0]
-            low_bit = free & -free
-            value, taken = best(free ^ low_bit), 0
-            for mask, points, _ in by_low.get(low_bit.bit_length() - 1, ()):
-                if mask & free == mask:
-                    total = points + best(free ^ mask)
-                    if total > value:
-                        value, taken = total, mask
-            memo[free] = (value, taken)
-            return value
-
-        full = (1 << len(hand)) - 1
-        value = best(full)
-        chosen, free = [], full
-        meld_of = {mask: meld for group in by_low.values() for mask, _, meld in group}
-        while free:
-            _, taken = memo.get(free, (0, 0))
-            low_bit = free & -free
-            if taken:
-                chosen.append(meld_of[taken])
-                free ^= taken
-            else:
-                free ^= low_bit
-        return value, chosen
+        return (lowest if count == 10 else lowest_after_discard)(a, b, c, d, self.tables)
 
     # -- layoffs ---------------------------------------------------------------------------
 

@@ -57,8 +57,8 @@ def _arrangement(match, hand) -> dict:
     view = scheme.best(hand).to_dict()
     if len(hand) == 11:
         # Suggest the discard that leaves the least deadwood, among the cards one may discard.
-        options = [(scheme.deadwood_without(hand, card), -scheme.points(card), card)
-                   for card in hand if card != match.taken]
+        options = [(points, -scheme.points(card), card)
+                   for points, card in zip(scheme.deadwood_after_discards(hand), hand) if card != match.taken]
         points, _, card = min(options)
         view["best_discard"] = str(card)
         view["deadwood_after_discard"] = points
