@@ -110,17 +110,18 @@ def _conflicts(masks: list[int], three: int) -> list[tuple[int, int]]:
 
 def hand_masks(cards: Iterable[Card | str]) -> list[int]:
     """The four suit masks of distinct cards, checked: the API's edge (texts are parsed)."""
-    cards = cards if _all_cards(cards) else parse_cards(cards)
+    if not isinstance(cards, (list, tuple)):
+        cards = parse_cards(cards)
     masks = [0, 0, 0, 0]
-    for card in cards:
-        if masks[card.suit_index] & card.bit:
-            raise ValueError(f"{card} is given twice")
-        masks[card.suit_index] |= card.bit
+    try:
+        for card in cards:
+            masks[card.suit_index] |= card.bit
+    except AttributeError:  # texts ("7H"), not Cards
+        return hand_masks(parse_cards(cards))
+    if masks[0].bit_count() + masks[1].bit_count() + masks[2].bit_count() + masks[3].bit_count() != len(cards):
+        twice = next(card for i, card in enumerate(cards) if card in cards[:i])
+        raise ValueError(f"{twice} is given twice")
     return masks
-
-
-def _all_cards(cards) -> bool:
-    return isinstance(cards, (list, tuple)) and all(isinstance(c, Card) for c in cards)
 
 
 def min_deadwood(cards: Iterable[Card | str]) -> int:

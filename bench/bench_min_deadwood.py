@@ -1,0 +1,227 @@
+"""The engine's deadwood search beside OpenSpiel's C++ one (pyspiel), timed in one run.
+
+    .venv/bin/pip install open-spiel        # or: .venv/bin/pip install -e '.[bench]'
+    .venv/bin/python bench/bench_min_deadwood.py [--hands 20000] [--rounds 7] [--seed 1] [--before 15407d6]
+
+Each round draws fresh seeded random hands (10 and 11 cards; never one seen before in this
+process, and every cache is cleared) and times, one after the other with the GC paused:
+  - OpenSpiel: `pyspiel.gin_rummy.GinRummyUtils(13, 4, 10).min_deadwood(card ints)`, its C++
+    `MinDeadwood` through pybind11 (for 11 cards it subtracts the highest deadwood card of the
+    best meld group, which is the best discard), and `best_meld_group` on the 10-card hands;
+  - ours, internal: `deadwood.lowest` / `lowest_after_discard` / `best_layout` on the four suit
+    masks (the engine's own form of a hand, made before the timing as OpenSpiel's ints are);
+  - ours, public: `min_deadwood(cards)` and `best_arrangement(cards)` on lists of Card, which
+    check the cards first (the API's edge);
+  - before: the same two entry points of `service/rules/melds.py` at git revision --before
+    (main before this engine), loaded from `git show` as a module.
+and the deadwood after each discard of the 11-card hands: `CardScheme.deadwood_after_discards`
+against the earlier 11 calls of `deadwood_without`. The figure of each line is the median over
+rounds of the mean time per call; "÷ OpenSpiel" divides by OpenSpiel's median. Every answer of
+every implementation is checked against OpenSpiel's before anything is printed.
+"""
+from __future__ import annotations
+
+import argparse
+import gc
+import importlib.util
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+
+from service.rules import best_arrangement, min_deadwood  # noqa: E402
+from service.rules import deadwood  # noqa: E402
+from service.rules import melds as now  # noqa: E402
+from service.rules.cards import card_from_index  # noqa: E402
+from service.rules.scheme import STANDARD  # noqa: E402
+
+try:
+    import pyspiel
+except ImportError:
+    raise SystemExit("pyspiel is missing: .venv/bin/pip install open-spiel (the 'bench' extra)") from None
+
+# OpenSpiel numbers a card suit * 13 + rank - 1 with the suits in the order s c d h; ours in C D H S.
+OPENSPIEL_SUIT = {"S": 0, "C": 1, "D": 2, "H": 3}
+
+
+def load_before(revision: str):
+    """melds.py as it was at `revision`, as a module of this package (its own imports resolve
+    to today's cards.py and runs.py, which the engine change left alone)."""
+    source = subprocess.run(["git", "-C", ROOT, "show", f"{revision}:service/rules/melds.py"],
+                            check=True, capture_output=True, text=True).stdout
+    name = "service.rules._melds_before"
+    module = importlib.util.module_from_spec(importlib.util.spec_from_loader(name, loader=None))
+    module.__package__ = "service.rules"
+    sys.modules[name] = module
+    exec(compile(source, f"{revision}:service/rules/melds.py", "exec"), module.__dict__)
+    return module
+
+
+def draw_hands(rng: random.Random, count: int, size: int, seen: set) -> list[list[int]]:
+    hands = []
+    while len(hands) < count:
+        hand = tuple(sorted(rng.sample(range(52), size)))
+        if hand not in seen:
+            seen.add(hand)
+            hands.append(list(hand))
+    return hands
+
+
+def forms(hand: list[int]) -> tuple:
+    """(Cards, our suit masks, OpenSpiel's card ints) of one hand of card indices."""
+    cards = [card_from_index(i) for i in hand]
+    rng = random.Random(hand[0] * 53 + hand[-1])
+    rng.shuffle(cards)  # in no particular order, as a player holds them
+    return cards, tuple(now.suit_masks(cards)), [OPENSPIEL_SUIT[c.suit] * 13 + c.rank - 1 for c in cards]
+
+
+def timed(run) -> tuple[float, list]:
+    gc.collect()
+    gc.disable()
+    try:
+        started = time.perf_counter_ns()
+        answers = run()
+        return time.perf_counter_ns() - started, answers
+    finally:
+        gc.enable()
+
+
+def candidates(before, utils, size: int) -> dict:
+    """name -> function of (cards, masks, ints) lists, giving the answers."""
+    lowest = deadwood.lowest if size == 10 else deadwood.lowest_after_discard
+    discard = size == 11
+    old_masks = before.deadwood_of_masks
+    their = utils.min_deadwood
+    return {
+        "OpenSpiel min_deadwood (C++)": lambda cards, masks, ints: [their(h) for h in ints],
+        "ours, internal (suit masks)": lambda cards, masks, ints: [lowest(a, b, c, d) for a, b, c, d in masks],
+        "ours, public min_deadwood(cards)": lambda cards, masks, ints: [min_deadwood(h) for h in cards],
+        "before, internal (suit masks)": lambda cards, masks, ints: [old_masks(a, b, c, d, discard)
+                                                                     for a, b, c, d in masks],
+        "before, public min_deadwood(cards)": lambda cards, masks, ints: [before.min_deadwood(h) for h in cards],
+    }
+
+
+def arrangement_candidates(before, utils) -> dict:
+    their = utils.best_meld_group
+    value = deadwood.STANDARD.value
+
+    def layout_points(a, b, c, d):
+        sets, runs = deadwood.best_layout(a, b, c, d)
+        masks = (a, b, c, d)
+        return sum(value[masks[s] & ~(sets[s] | runs[s])] for s in range(4))
+
+    def their_points(hand):
+        melded = {card for meld in their(hand) for card in meld}
+        return sum(min(card % 13 + 1, 10) for card in hand if card not in melded)
+
+    return {
+        "OpenSpiel best_meld_group (C++)": lambda cards, masks, ints: [their_points(h) for h in ints],
+        "ours, internal best_layout (suit masks)": lambda cards, masks, ints: [layout_points(*m) for m in masks],
+        "ours, public best_arrangement(cards)": lambda cards, masks, ints: [best_arrangement(h).deadwood_points
+                                                                          for h in cards],
+        "before, public best_arrangement(cards)": lambda cards, masks, ints: [
+            before.best_arrangement(h).deadwood_points for h in cards],
+    }
+
+
+def discard_candidates(before, utils) -> dict:
+    their = utils.min_deadwood
+    old = before.deadwood_of_masks
+
+    def old_after_each(hand):  # the views before: a fresh set of suit masks for each discard
+        answers = []
+        for card in hand:
+            masks = before.suit_masks(hand)
+            masks[card.suit_index] &= ~card.bit
+            answers.append(old(*masks))
+        return answers
+
+    return {
+        "OpenSpiel, 11 x min_deadwood (C++)": lambda cards, masks, ints: [
+            [their(h[:i] + h[i + 1:]) for i in range(len(h))] for h in ints],
+        "ours, CardScheme.deadwood_after_discards": lambda cards, masks, ints: [
+            STANDARD.deadwood_after_discards(h) for h in cards],
+        "before, 11 x deadwood_without": lambda cards, masks, ints: [old_after_each(h) for h in cards],
+    }
+
+
+def clear_caches(before) -> None:
+    for cached in (before.deadwood_of_masks, before._best_of_masks, now.arrangement_of_masks):
+        cached.cache_clear()
+
+
+def measure(title: str, table: dict, rounds: list, before) -> dict:
+    per_call = {name: [] for name in table}
+    for cards, masks, ints in rounds:
+        reference = None
+        for name, run in table.items():
+            clear_caches(before)
+            ns, answers = timed(lambda: run(cards, masks, ints))
+            per_call[name].append(ns / len(cards) / 1000)
+            if reference is None:
+                reference = answers
+            elif answers != reference:
+                wrong = next(i for i, (x, y) in enumerate(zip(answers, reference)) if x != y)
+                raise SystemExit(f"{title}: {name} answers {answers[wrong]} where OpenSpiel answers "
+                                 f"{reference[wrong]}, hand {' '.join(map(str, cards[wrong]))}")
+    return {name: statistics.median(values) for name, values in per_call.items()}
+
+
+def report(title: str, medians: dict, count: int, rounds: int) -> None:
+    theirs = next(iter(medians.values()))
+    print(f"{title} (median of {rounds} rounds of {count} hands; every answer equal to OpenSpiel's):")
+    for name, us in medians.items():
+        print(f"  {name:44s} {us:7.3f} us per hand   {us / theirs:5.2f} x OpenSpiel")
+    print()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=20000, help="hands of each size per round")
+    parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--before", default="15407d6", help="git revision of the engine to compare")
+    args = parser.parse_args()
+
+    print("command:", " ".join([os.path.relpath(sys.executable, os.getcwd())] + sys.argv))
+    print(f"python {sys.version.split()[0]}, open_spiel {_version('open_spiel')}, {os.cpu_count()} cpus, "
+          f"load average at start {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print()
+    before = load_before(args.before)
+    utils = pyspiel.gin_rummy.GinRummyUtils(13, 4, 10)
+    rng, seen = random.Random(args.seed), set()
+    for size in (10, 11):
+        rounds = [list(zip(*map(forms, draw_hands(rng, args.hands, size, seen)))) for _ in range(args.rounds)]
+        # warm up every path on hands of their own
+        warm = [list(zip(*map(forms, draw_hands(rng, 500, size, seen))))]
+        measure("warm-up", candidates(before, utils, size), warm, before)
+        report(f"min_deadwood, {size} random cards", measure(f"{size} cards", candidates(before, utils, size),
+                                                             rounds, before), args.hands, args.rounds)
+        if size == 10:
+            table = arrangement_candidates(before, utils)
+            measure("warm-up", table, warm, before)
+            report("the best arrangement, 10 random cards", measure("arrangement", table, rounds, before),
+                   args.hands, args.rounds)
+        else:
+            table = discard_candidates(before, utils)
+            small = [tuple(part[:args.hands // 10] for part in r) for r in rounds]
+            report("the deadwood after each discard, 11 random cards",
+                   measure("after each discard", table, small, before), args.hands // 10, args.rounds)
+
+
+def _version(name: str) -> str:
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version(name.replace("_", "-"))
+    except PackageNotFoundError:
+        return "?"
+
+
+if __name__ == "__main__":
+    main()
