@@ -7,7 +7,7 @@ Each round draws fresh seeded random hands (10 and 11 cards; never one seen befo
 process, and every cache is cleared) and times, one after the other with the GC paused:
   - OpenSpiel: `pyspiel.gin_rummy.GinRummyUtils(13, 4, 10).min_deadwood(card ints)`, its C++
     `MinDeadwood` through pybind11 (for 11 cards it subtracts the highest deadwood card of the
-    best meld group, which is the best discard), and `best_meld_group` on the 10-card hands;
+    best meld group, which is the best discard), and `best_meld_group` on the 10-card hands (the call alone is timed, as for ours);
   - ours, internal: `deadwood.lowest` / `lowest_after_discard` / `best_layout` on the four suit
     masks (the engine's own form of a hand, made before the timing as OpenSpiel's ints are);
   - ours, public: `min_deadwood(cards)` and `best_arrangement(cards)` on lists of Card, which
@@ -15,8 +15,10 @@ process, and every cache is cleared) and times, one after the other with the GC 
   - before: the same two entry points of `service/rules/melds.py` at git revision --before
     (main before this engine), loaded from `git show` as a module.
 and the deadwood after each discard of the 11-card hands: `CardScheme.deadwood_after_discards`
-against the earlier 11 calls of `deadwood_without`. The figure of each line is the median over
-rounds of the mean time per call; "÷ OpenSpiel" divides by OpenSpiel's median. Every answer of
+against the earlier 11 calls of `deadwood_without`. Within a round the implementations take
+turns on chunks of 500 hands (load on a shared machine falls on all alike); the figure of each
+line is the median over rounds of the mean time per hand, and "x OpenSpiel" divides it by
+OpenSpiel's. Every answer of
 every implementation is checked against OpenSpiel's before anything is printed.
 """
 from __future__ import annotations
@@ -108,25 +110,29 @@ def candidates(before, utils, size: int) -> dict:
 
 
 def arrangement_candidates(before, utils) -> dict:
+    """The calls alone are timed; their answers become deadwood counts after the timing."""
     their = utils.best_meld_group
+    layout = deadwood.best_layout
     value = deadwood.STANDARD.value
 
-    def layout_points(a, b, c, d):
-        sets, runs = deadwood.best_layout(a, b, c, d)
-        masks = (a, b, c, d)
-        return sum(value[masks[s] & ~(sets[s] | runs[s])] for s in range(4))
+    def their_points(ints, groups):
+        return [sum(min(card % 13 + 1, 10) for card in hand if card not in {c for meld in group for c in meld})
+                for hand, group in zip(ints, groups)]
 
-    def their_points(hand):
-        melded = {card for meld in their(hand) for card in meld}
-        return sum(min(card % 13 + 1, 10) for card in hand if card not in melded)
+    def layout_points(masks, layouts):
+        return [sum(value[m[s] & ~(sets[s] | runs[s])] for s in range(4)) for m, (sets, runs) in zip(masks, layouts)]
 
     return {
-        "OpenSpiel best_meld_group (C++)": lambda cards, masks, ints: [their_points(h) for h in ints],
-        "ours, internal best_layout (suit masks)": lambda cards, masks, ints: [layout_points(*m) for m in masks],
-        "ours, public best_arrangement(cards)": lambda cards, masks, ints: [best_arrangement(h).deadwood_points
-                                                                          for h in cards],
-        "before, public best_arrangement(cards)": lambda cards, masks, ints: [
-            before.best_arrangement(h).deadwood_points for h in cards],
+        "OpenSpiel best_meld_group (C++)": (lambda cards, masks, ints: [their(h) for h in ints],
+                                            lambda cards, masks, ints, out: their_points(ints, out)),
+        "ours, internal best_layout (suit masks)": (
+            lambda cards, masks, ints: [layout(a, b, c, d) for a, b, c, d in masks],
+            lambda cards, masks, ints, out: layout_points(masks, out)),
+        "ours, public best_arrangement(cards)": (lambda cards, masks, ints: [best_arrangement(h) for h in cards],
+                                                 lambda cards, masks, ints, out: [a.deadwood_points for a in out]),
+        "before, public best_arrangement(cards)": (
+            lambda cards, masks, ints: [before.best_arrangement(h) for h in cards],
+            lambda cards, masks, ints, out: [a.deadwood_points for a in out]),
     }
 
 
@@ -156,20 +162,30 @@ def clear_caches(before) -> None:
         cached.cache_clear()
 
 
-def measure(title: str, table: dict, rounds: list, before) -> dict:
+def measure(title: str, table: dict, rounds: list, before, chunk: int = 500) -> dict:
+    """Median over rounds of each candidate's mean time per hand. Within a round the candidates
+    take turns on chunks of `chunk` hands, so a burst of load on the shared machine falls on all."""
     per_call = {name: [] for name in table}
     for cards, masks, ints in rounds:
-        reference = None
-        for name, run in table.items():
-            clear_caches(before)
-            ns, answers = timed(lambda: run(cards, masks, ints))
-            per_call[name].append(ns / len(cards) / 1000)
-            if reference is None:
-                reference = answers
-            elif answers != reference:
-                wrong = next(i for i, (x, y) in enumerate(zip(answers, reference)) if x != y)
-                raise SystemExit(f"{title}: {name} answers {answers[wrong]} where OpenSpiel answers "
-                                 f"{reference[wrong]}, hand {' '.join(map(str, cards[wrong]))}")
+        spent = dict.fromkeys(table, 0)
+        for start in range(0, len(cards), chunk):
+            part = (cards[start:start + chunk], masks[start:start + chunk], ints[start:start + chunk])
+            reference = None
+            for name, run in table.items():
+                clear_caches(before)
+                run, answer = run if isinstance(run, tuple) else (run, None)
+                ns, answers = timed(lambda: run(*part))
+                spent[name] += ns
+                if answer is not None:
+                    answers = answer(*part, answers)
+                if reference is None:
+                    reference = answers
+                elif answers != reference:
+                    wrong = next(i for i, (x, y) in enumerate(zip(answers, reference)) if x != y)
+                    raise SystemExit(f"{title}: {name} answers {answers[wrong]} where OpenSpiel answers "
+                                     f"{reference[wrong]}, hand {' '.join(map(str, part[0][wrong]))}")
+        for name in table:
+            per_call[name].append(spent[name] / len(cards) / 1000)
     return {name: statistics.median(values) for name, values in per_call.items()}
 
 
@@ -212,7 +228,7 @@ def main() -> None:
             table = discard_candidates(before, utils)
             small = [tuple(part[:args.hands // 10] for part in r) for r in rounds]
             report("the deadwood after each discard, 11 random cards",
-                   measure("after each discard", table, small, before), args.hands // 10, args.rounds)
+                   measure("after each discard", table, small, before, chunk=50), args.hands // 10, args.rounds)
 
 
 def _version(name: str) -> str:

@@ -68,7 +68,7 @@ class SuitTables:
 
 @functools.cache
 def tables_for(runs: str = "ace_low", values: str = "standard") -> SuitTables:
-    """The scheme's tables, built on first use (some 40 ms each)."""
+    """The scheme's tables, built on first use (some 20-40 ms each)."""
     points = [card_value(rank, values) for rank in range(1, 14)]
     value, high = [0] * (1 << 13), [0] * (1 << 13)
     for mask in range(1, 1 << 13):
@@ -94,7 +94,7 @@ STANDARD = tables_for()
 
 # The sets one rank can give, as 4-bit patterns of the suits holding it: none, all of them, and
 # (of four) each three.
-_SET_PATTERNS = [(0,) + tuple(p for p in range(16) if p & held == p and bin(p).count("1") >= 3)
+_SET_PATTERNS = [(0,) + tuple(p for p in range(16) if p & held == p and p.bit_count() >= 3)
                  for held in range(16)]
 
 
@@ -158,7 +158,9 @@ def best_layout(a: int, b: int, c: int, d: int, tables: SuitTables = STANDARD) -
     hold), as two (a, b, c, d) tuples of masks. Ties go to the first choice tried (runs first)."""
     dw = tables.deadwood
     three = (a & b & (c | d)) | (c & d & (a | b))
-    choices = set_choices(a, b, c, d, three)
-    sets = min(choices, key=lambda s: dw[a & ~s[0]] + dw[b & ~s[1]] + dw[c & ~s[2]] + dw[d & ~s[3]])
+    sets = (0, 0, 0, 0)
+    if three:
+        sets = min(set_choices(a, b, c, d, three),
+                   key=lambda s: dw[a & ~s[0]] + dw[b & ~s[1]] + dw[c & ~s[2]] + dw[d & ~s[3]])
     melded = tables.melded
-    return sets, tuple(melded[mask & ~given] for mask, given in zip((a, b, c, d), sets))
+    return sets, (melded[a & ~sets[0]], melded[b & ~sets[1]], melded[c & ~sets[2]], melded[d & ~sets[3]])

@@ -40,6 +40,14 @@ class Meld:
         object.__setattr__(self, "_kind", kind)
 
     @classmethod
+    def _known(cls, cards: tuple[Card, ...], kind: str) -> "Meld":
+        """A meld the search laid out, valid and in order by construction: nothing to check."""
+        meld = object.__new__(cls)
+        object.__setattr__(meld, "cards", cards)
+        object.__setattr__(meld, "_kind", kind)
+        return meld
+
+    @classmethod
     def parse(cls, text: str, runs: str = "ace_low") -> "Meld":
         return cls(parse_cards(text), runs)
 
@@ -204,43 +212,53 @@ def arrangement_of_masks(a: int, b: int, c: int, d: int,
     """The lowest-deadwood layout of deadwood.py, as melds and deadwood cards."""
     masks = (a, b, c, d)
     sets, runs = best_layout(a, b, c, d, tables)
-    melds = [Meld(_cards_of(suit, stretch), tables.runs)
-             for suit in range(4) for stretch in _run_stretches(runs[suit], tables.high_ace[masks[suit] & ~sets[suit]],
-                                                                tables.runs)]
+    melds = [Meld._known(tuple(card_from_index(suit * 13 + rank) for rank in stretch), "run")
+             for suit in range(4) if runs[suit]
+             for stretch in _run_stretches(runs[suit], tables.high_ace[masks[suit] & ~sets[suit]], tables.runs)]
     set_ranks = sets[0] | sets[1] | sets[2] | sets[3]
     while set_ranks:
         bit = set_ranks & -set_ranks
         set_ranks ^= bit
-        melds.append(Meld([Card(bit.bit_length(), SUITS[s]) for s in range(4) if sets[s] & bit]))
+        rank = bit.bit_length() - 1
+        melds.append(Meld._known(tuple(card_from_index(s * 13 + rank) for s in range(4) if sets[s] & bit), "set"))
     melds.sort(key=lambda m: (m.cards[0].rank, m.cards[0]))
     dead = [masks[s] & ~(sets[s] | runs[s]) for s in range(4)]
-    cards = tuple(card for s in range(4) for card in _cards_of(s, dead[s]))
+    cards = _cards_in(0, dead[0]) + _cards_in(1, dead[1]) + _cards_in(2, dead[2]) + _cards_in(3, dead[3])
     points = tables.value[dead[0]] + tables.value[dead[1]] + tables.value[dead[2]] + tables.value[dead[3]]
     return Arrangement(tuple(melds), cards, points)
 
 
-def _cards_of(suit: int, mask: int) -> list[Card]:
-    return [card_from_index(suit * 13 + rank) for rank in range(13) if mask >> rank & 1]
+# Each suit's cards of the 7 low and the 6 high rank bits of a mask, as tuples: a mask's cards
+# in two look-ups (the deadwood of every arrangement the views show).
+_LOW_CARDS = [[tuple(card_from_index(s * 13 + r) for r in range(7) if m >> r & 1) for m in range(128)]
+              for s in range(4)]
+_HIGH_CARDS = [[tuple(card_from_index(s * 13 + 7 + r) for r in range(6) if m >> r & 1) for m in range(64)]
+               for s in range(4)]
 
 
-def _run_stretches(mask: int, high_ace: bool, runs: str) -> list[int]:
-    """The runs of one suit's run cards, as masks: their maximal stretches in the option's rank
-    order (round the corner, read from just after a missing rank)."""
-    if mask == FULL:
-        return [mask]
+def _cards_in(suit: int, mask: int) -> tuple[Card, ...]:
+    """The cards of one suit's mask, in order."""
+    return _LOW_CARDS[suit][mask & 127] + _HIGH_CARDS[suit][mask >> 7]
+
+
+def _run_stretches(mask: int, high_ace: bool, runs: str) -> list[list[int]]:
+    """The runs of one suit's run cards, as rank indices in playing order: their maximal
+    stretches in the option's order of ranks (round the corner, read from after a missing rank)."""
     order = list(range(13))
+    if mask == FULL:
+        return [order]
     if runs == "round_the_corner":
         gap = next(r for r in range(13) if not mask >> r & 1)
         order = order[gap + 1:] + order[:gap + 1]
     elif high_ace:
         order = order[1:] + [0]
-    stretches, current = [], 0
+    stretches, current = [], []
     for rank in order + [None]:
         if rank is not None and mask >> rank & 1:
-            current |= 1 << rank
+            current.append(rank)
         elif current:
             stretches.append(current)
-            current = 0
+            current = []
     return stretches
 
 
