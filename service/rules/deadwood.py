@@ -156,11 +156,13 @@ def lowest_after_discard(a: int, b: int, c: int, d: int, tables: SuitTables = ST
 def best_layout(a: int, b: int, c: int, d: int, tables: SuitTables = STANDARD) -> tuple[tuple, tuple]:
     """A lowest-deadwood layout: (the cards each suit gives to sets, the cards each suit's runs
     hold), as two (a, b, c, d) tuples of masks. Ties go to the first choice tried (runs first)."""
-    dw = tables.deadwood
+    dw, melded = tables.deadwood, tables.melded
     three = (a & b & (c | d)) | (c & d & (a | b))
-    sets = (0, 0, 0, 0)
-    if three:
-        sets = min(set_choices(a, b, c, d, three),
-                   key=lambda s: dw[a & ~s[0]] + dw[b & ~s[1]] + dw[c & ~s[2]] + dw[d & ~s[3]])
-    melded = tables.melded
-    return sets, (melded[a & ~sets[0]], melded[b & ~sets[1]], melded[c & ~sets[2]], melded[d & ~sets[3]])
+    if not three:
+        return _NO_SETS, (melded[a], melded[b], melded[c], melded[d])
+    sa, sb, sc, sd = sets = min(set_choices(a, b, c, d, three),
+                                key=lambda s: dw[a & ~s[0]] + dw[b & ~s[1]] + dw[c & ~s[2]] + dw[d & ~s[3]])
+    return sets, (melded[a & ~sa], melded[b & ~sb], melded[c & ~sc], melded[d & ~sd])
+
+
+_NO_SETS = (0, 0, 0, 0)
