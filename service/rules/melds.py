@@ -276,4 +276,4 @@ def deadwood_without(masks: list[int], card: Card, tables: SuitTables = STANDARD
     a, b, c, d = masks
     bit, suit = card.bit, card.suit_index
     return lowest(a & ~bit if suit == 0 else a, b & ~bit if suit == 1 else b,
-                           c & ~bit if suit == 2 else c, d & ~bit if suit == 3 else d, tables)
+                  c & ~bit if suit == 2 else c, d & ~bit if suit == 3 else d, tables)
