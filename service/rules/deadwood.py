@@ -68,7 +68,7 @@ class SuitTables:
 
 @functools.cache
 def tables_for(runs: str = "ace_low", values: str = "standard") -> SuitTables:
-    """The scheme's tables, built on first use (some 20-40 ms each)."""
+    """The scheme's tables, built on first use (some 15 ms each)."""
     points = [card_value(rank, values) for rank in range(1, 14)]
     value, high = [0] * (1 << 13), [0] * (1 << 13)
     for mask in range(1, 1 << 13):
