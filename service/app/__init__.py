@@ -18,7 +18,7 @@ from ..core.extensions import api, db, migrate
 from ..core.fastjson import deserialize, serialize
 from ..core.limits import init_limits
 from ..core.web import BEARER_SCHEME, App, untyped_when_empty
-from ..games.codes import CLOCK_CODES, REPLAY_CODES
+from ..games.codes import CLOCK_CODES, MESSAGE_CODES, REPLAY_CODES
 from ..notify.codes import MAIL_CODES, WEBHOOK_CODES
 from ..players.codes import PLAYER_CODES
 from ..series.codes import SERIES_CODES
@@ -27,7 +27,7 @@ from .meta import document_metrics, meta
 
 # Every feature's problem codes, in the catalogue before any route documents them.
 register_codes(engine=CLOCK_CODES)  # claim_timeout and vacations, raised as the engine's IllegalAction
-register_codes({**MAIL_CODES, **WEBHOOK_CODES, **PLAYER_CODES, **SERIES_CODES, **REPLAY_CODES})
+register_codes({**MAIL_CODES, **WEBHOOK_CODES, **PLAYER_CODES, **SERIES_CODES, **REPLAY_CODES, **MESSAGE_CODES})
 # Answered on a database not migrated yet: the docs, and what an operator reads to find it out.
 UNCHECKED_ENDPOINTS = (None, "service.docs", "service.openapi_yaml", "service.ready", metrics.ENDPOINT)
 

@@ -17,6 +17,10 @@ another way (a mail link's token, a player's token) registers here.
                   suspended player's), whoever is to move and whatever the clock says
     after_the_end hook(game_id, seat) -> AfterTheEnd: what a finished game's stream still has
                   for a seat (a rematch offered to it), and whether more may come (it stays open)
+    message_hiders  hook(game_id, seat) -> seats whose messages `seat` does not see (a player
+                  who blocked another: players/blocks.py)
+    message_posted  hook(game, message), in the transaction that stored a message (the players'
+                  streams hear of it)
 """
 from __future__ import annotations
 
@@ -38,6 +42,8 @@ seat_openers = Registry("opener(game_id, token_hash) -> SQL scalar: the seat the
 seat_closers = Registry("SeatClosers: seats no token opens, and the problem their tokens get")
 forfeiting = Registry("hook(game_id) -> set of seats a waiting opponent may claim against at once")
 after_the_end = Registry("hook(game_id, seat) -> AfterTheEnd: a finished game's stream's last words to a seat")
+message_hiders = Registry("hook(game_id, seat) -> set of seats whose messages that seat does not see")
+message_posted = Registry("hook(game, message) in the transaction that stored a message of the game")
 
 
 @dataclass(frozen=True)

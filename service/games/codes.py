@@ -17,3 +17,14 @@ REPLAY_CODES = {
     "replay-not-available": (422, ("a game whose stored moves do not replay to the state it stored (a game "
                                    "kept from an older rules engine, say)")),
 }
+
+
+# Messages in a game (messages.py): (status, meaning).
+MESSAGE_CODES = {
+    "message-empty": (422, "a message with no text (or only blanks)"),
+    "message-too-long": (422, "a message of more than 500 characters (after the blanks around it are taken off)"),
+    "message-not-plain": (422, "a message holding a control character (a new line too) or a direction override: "
+                               "messages are one line of plain text"),
+    "too-many-messages": (429, "the seat wrote MESSAGES_PER_SEAT messages (default 10 a minute) already: wait "
+                               "Retry-After seconds"),
+}

@@ -198,3 +198,20 @@ class Vacation(db.Model):
     ends_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
 
     __table_args__ = (Index("ix_vacations_game_id_seat", "game_id", "seat"),)
+
+
+class GameMessage(db.Model):
+    """A message one seat wrote in its game (messages.py): plain text as sent, shown only to the
+    game's seats (never to watchers), numbered across all games so a reader pages by `after`."""
+
+    __tablename__ = "game_messages"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), nullable=False)
+    seat: Mapped[int] = mapped_column(Integer, nullable=False)
+    text: Mapped[str] = mapped_column(Text, nullable=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, nullable=False)
+
+    # The listing reads a game's messages by id; the rate limit counts one seat's recent ones.
+    __table_args__ = (Index("ix_game_messages_game_id_id", "game_id", "id"),
+                      Index("ix_game_messages_game_id_seat_created_at", "game_id", "seat", "created_at"))

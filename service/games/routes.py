@@ -24,7 +24,7 @@ from ..core.web import (
     problems,
 )
 from ..rules import Rules
-from . import changes, deadlines, move_reads, move_writes, moves, seating, store, views, waiting
+from . import changes, deadlines, messages, move_reads, move_writes, moves, seating, store, views, waiting
 from .action_schemas import action_errors
 from .codes import CLOCK_CODES
 from .event_schemas import EventsPageSchema
@@ -75,7 +75,9 @@ LAST_EVENT_ID = last_event_id("The id of the last event received (a version): th
 STREAM_DESCRIPTION = (
     "`text/event-stream`. Each event is `id: <version>`, `event: view`, `data: <the view, as GET answers it, "
     "with `\"event\": \"view\"` added>` (a `GameStreamEvent`); the first is the current view (left out when "
-    "Last-Event-ID names the current version). "
+    "Last-Event-ID names the current version). Each message a seat writes from then on (and this seat may see) "
+    "comes as `event: message` (its id the current version; after a reconnection read the ones missed from "
+    "GET /games/{game_id}/messages). "
     "A comment line (`: keep-alive`) is sent every 15 s while nothing happens. Views are whole states: "
     "after a reconnection the first event is the newest view, so nothing is lost and none is sent twice. "
     "The stream ends when the match is over, after an hour, or when the server restarts; reconnect with "
@@ -168,9 +170,11 @@ def stream_game(game_id):
     last_seen = waiting.last_event_id()
     if last_seen == version and waiting.is_finished(view) and not waiting.what_follows(game_id, seat, view).may_come:
         return Response(status=204)  # no Content-Type: core.web.untyped_when_empty takes it off
+    after_message = messages.newest_id(game_id)  # messages written from now on come as `message` events
     slot = waiting.take_game_slot(game_id)
     db.session.rollback()  # a stream holds no pooled connection between its reads
-    response = Response(stream_with_context(waiting.stream(game_id, token, seat, version, view, last_seen, slot)),
+    response = Response(stream_with_context(waiting.stream(game_id, token, seat, version, view, last_seen, slot,
+                                                           after_message)),
                         mimetype="text/event-stream",
                         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
     response.call_on_close(lambda: waiting.slots.give_back(slot))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from ..core.openapi import ref
 from .event_schemas import event_type
+from .message_schemas import MessageEventSchema
 from .table_schemas import TableViewSchema
 from .view_schemas import GameViewSchema
 
@@ -58,4 +59,4 @@ VIEW_EVENT = {
     "description": "The `view` event of GET /games/{game_id}/stream: the seat's view as GET /games/{game_id} "
                    "answers it (GameView for two seats, TableView at a table), plus `event`",
     "anyOf": [ref("GameViewEvent"), ref("TableViewEvent")]}
-GAME_STREAM_EVENTS = {"view": "ViewEvent"}
+GAME_STREAM_EVENTS = {"view": "ViewEvent", "message": MessageEventSchema}

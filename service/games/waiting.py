@@ -22,7 +22,7 @@ from ..core.database import READ_ONLY
 from ..core.errors import Problem
 from ..core.extensions import db
 from ..core.wakeup import game_key, hub
-from . import changes, views
+from . import changes, messages, views
 from .models import Game
 from .waiting_slots import Slot, setting, slots, take_slot
 
@@ -106,9 +106,11 @@ def what_follows(game_id: str, seat: int, view_text: str) -> changes.AfterTheEnd
         db.session.rollback()  # hand the connection back before waiting
 
 
-def stream(game_id: str, token: str, seat: int, version: int, view_text: str, last_seen: int | None, slot: Slot):
+def stream(game_id: str, token: str, seat: int, version: int, view_text: str, last_seen: int | None, slot: Slot,
+           after_message: int = 0):
     """The stream's text, as a generator: the view now (unless the client has it), then the view
-    after every change, a keep-alive comment when quiet. At the match's end the view is followed by
+    after every change and each message the seat may see after `after_message` (games/messages.py),
+    a keep-alive comment when quiet. At the match's end the view is followed by
     what the end still holds for the seat (a rematch offered to it: changes.after_the_end), and the
     stream ends, unless something may still come (a rematch not offered yet): then it stays open for
     it. It also ends after STREAM_MAX_SECONDS, when the server stops (the client reconnects with
@@ -127,11 +129,10 @@ def stream(game_id: str, token: str, seat: int, version: int, view_text: str, la
             woken = waiter.wait(min(keepalive, ends - time.monotonic()))
             if slot.over:
                 return
-            if not woken:
-                yield ": keep-alive\n\n"
-                continue
             try:
-                new_version, _, new_text = views.read_view(game_id, token)
+                new_version, _, new_text = views.read_view(game_id, token) if woken else (version, seat, view_text)
+                # Messages move no version: read on every wake-up, and when quiet (a lost wake-up).
+                said = messages.page(game_id, seat, after_message, 50)["messages"]
             except Problem:  # the token was revoked meanwhile: the stream ends
                 return
             finally:
@@ -142,3 +143,8 @@ def stream(game_id: str, token: str, seat: int, version: int, view_text: str, la
                 follows = what_follows(game_id, seat, view_text)
                 for event in follows.events if follows else ():
                     yield sse_event(version, event)
+            for message in said:  # its id is the game's version: a reconnection still names a version
+                after_message = message["id"]
+                yield sse_event(version, {"event": "message", **message})
+            if not woken and not said:
+                yield ": keep-alive\n\n"

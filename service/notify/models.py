@@ -111,4 +111,17 @@ class InboundMail(db.Model):
 
     __table_args__ = (Index("ix_inbound_mail_sender_received_at", "sender", "received_at"),)
 
+class MailedMessages(db.Model):
+    """How far a seat's mails have told the game's messages: each turn mail says "Bob wrote: ..." for
+    the messages after `through` and moves it on (mail_messages.py)."""
+
+    __tablename__ = "mailed_messages"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), nullable=False)
+    seat: Mapped[int] = mapped_column(Integer, nullable=False)
+    through: Mapped[int] = mapped_column(Integer, nullable=False)  # the newest message id told
+
+    __table_args__ = (PrimaryKeyConstraint("game_id", "seat"),)
+
+
 from .consent import MailAddress, MailConfirmation, MailInvitation  # noqa: E402,F401  (the consent tables, same metadata)

@@ -12,9 +12,10 @@ of events per player.
     challenges.py  offer, accept (makes the game), decline, cancel, expiry, rematch
     challenge_list.py  GET /challenges: filtered in SQL, newest first, paged by cursor
     limits.py      the caps on pending offers a player sends and receives
+    blocks.py      blocks between players (challenges, open challenges, messages); reports.py reports
     watching.py    watch links and the public view
-    routes.py, challenge_routes.py, table_routes.py, rating_routes.py, profile_routes.py, schemas.py
-                   the HTTP side
+    routes.py, challenge_routes.py, table_routes.py, rating_routes.py, profile_routes.py, block_routes.py,
+                   schemas.py   the HTTP side
 
 A feature above games and notify: it hears of games' changes through games.changes.
 """
@@ -30,18 +31,21 @@ def init_app(app) -> None:
     from ..core.extensions import api
     from ..games import changes
     from ..notify import sweeps
-    from . import feed, ratings, seat_rematch, table_ratings
+    from . import blocks, feed, ratings, seat_rematch, table_ratings
+    from .block_routes import moderation
     from .challenge_routes import challenge_routes
     from .profile_routes import profile_routes
     from .rating_routes import rating_routes
     from .routes import players
     from .table_routes import table
-    for blueprint in (players, challenge_routes, table, rating_routes, profile_routes):
+    for blueprint in (players, challenge_routes, table, rating_routes, profile_routes, moderation):
         api.register_blueprint(blueprint)
     changes.on_change(ratings.after_change, wanted=feed.has_bound_seats)  # before the feed's: game_over tells it
     changes.on_change(table_ratings.after_change, wanted=feed.has_bound_seats)
     changes.on_change(feed.after_change, wanted=feed.has_bound_seats)
     changes.seat_openers.register(feed.bound_seat)
     changes.after_the_end.register(seat_rematch.after_the_end)
+    changes.message_hiders.register(blocks.hidden_seats)  # a blocked player's messages, not to the blocker
+    changes.message_posted.register(blocks.tell_players)  # a `message` event on the players' streams
     sweeps.old_rows.register(feed.forget_before)
     wakeup.watch_versions("player:", feed.NEWEST_EVENTS, int)

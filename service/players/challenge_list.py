@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
-from sqlalchemy import and_, or_, select
+from sqlalchemy import and_, not_, or_, select
 
 from ..core.extensions import db
+from .blocks import either_blocks
 from .challenges import PENDING, describe
 from .models import Challenge, Player, RematchSeat
 
@@ -32,8 +33,10 @@ def listing(player: Player, now, limit: int, cursor: str | None) -> dict:
     kinds = ("any", "bot") if player.bot else ("any", "human")
     query = select(Challenge).where(
         Challenge.status == PENDING, Challenge.expires_at > now,
-        or_(Challenge.challenger_id == player.id, Challenge.target_id == player.id,
-            and_(Challenge.target_id.is_(None), Challenge.opponent.in_(kinds)),
+        or_(Challenge.challenger_id == player.id,
+            and_(Challenge.target_id == player.id, not_(either_blocks(Challenge.challenger_id, player.id))),
+            and_(Challenge.target_id.is_(None), Challenge.opponent.in_(kinds),  # never a blocked one's, nor to them
+                 not_(either_blocks(Challenge.challenger_id, player.id))),
             Challenge.id.in_(select(RematchSeat.challenge_id).where(RematchSeat.player_id == player.id))))
     if cursor:
         query = query.where(_after(cursor))

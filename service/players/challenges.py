@@ -15,7 +15,7 @@ from ..core.tokens import new_game_id
 from ..games import deadlines, seating, store, views
 from ..games.models import Game
 from ..rules import Rules
-from . import accounts, feed, limits, ratings, table_rematch
+from . import accounts, blocks, feed, limits, ratings, table_rematch
 from .models import Challenge, Player
 
 PENDING, ACCEPTED, DECLINED, CANCELLED, EXPIRED = "pending", "accepted", "declined", "cancelled", "expired"
@@ -55,9 +55,10 @@ def offer(challenger: Player, to: str | None, rules: Rules, move_time_hours: int
     target = None
     if to is not None:
         target = accounts.by_name(to)
-        # No such name, and a name that is not of the kind asked for, answer alike: a challenge for
-        # bots only must not tell whether a person of that name exists.
-        if target is None or not _fits(target, opponent):
+        # No such name, a name that is not of the kind asked for, and a player who blocked the
+        # challenger answer alike: a challenge must tell neither whether a person of that name
+        # exists (to bots only) nor that one was blocked.
+        if target is None or not _fits(target, opponent) or blocks.blocks(target.id, challenger.id):
             kind = "player" if opponent == "any" else opponent
             raise Problem("unknown-player", f"no {kind} is called {to!r}")
         if target.id == challenger.id:
@@ -82,9 +83,11 @@ def _locked(challenge_id: str) -> Challenge | None:
 
 def _visible(challenge: Challenge | None, player: Player) -> Challenge:
     """A challenge the player may see: theirs, to them (a table rematch: to each of its seats), or
-    open. Anything else is not found."""
+    open and not between players one of whom blocked the other. Anything else is not found."""
     if challenge is None or (challenge.target_id not in (None, player.id) and challenge.challenger_id != player.id
-                             and not table_rematch.may_answer(challenge, player)):
+                             and not table_rematch.may_answer(challenge, player)) or (
+            challenge.target_id is None and challenge.challenger_id != player.id
+            and db.session.scalar(select(blocks.either_blocks(challenge.challenger_id, player.id)))):
         raise Problem("challenge-not-found", "no such challenge for this player")
     return challenge
 

@@ -29,4 +29,7 @@ PLAYER_CODES = {
     "account-suspended": (403, "an operator suspended this player: its token and every seat bound to it open "
                                "nothing until it is unsuspended"),
     "invalid-watch-key": (401, "the watch key is missing, revoked, or not one of this game's"),
+    "block-self": (422, "a player cannot block (or unblock) itself"),
+    "message-not-found": (404, "no message of another seat of this game has this id (or not one this seat sees)"),
+    "report-target-invalid": (422, "a report names another seat of the game (a taken one) or another player"),
 }

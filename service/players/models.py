@@ -13,6 +13,7 @@ from sqlalchemy import (
     Index,
     Integer,
     String,
+    Text,
     UniqueConstraint,
     true,
 )
@@ -202,3 +203,43 @@ class UnratedGame(db.Model):
     __tablename__ = "unrated_games"
 
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+
+
+class Block(db.Model):
+    """A player who blocked another (blocks.py): the blocked one's challenges to the blocker are
+    refused as to an unknown name, neither sees the other's open challenges, and the blocker sees
+    none of the blocked one's messages."""
+
+    __tablename__ = "blocks"
+
+    blocker_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), primary_key=True)
+    blocked_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+
+    __table_args__ = (Index("ix_blocks_blocked_id", "blocked_id"),)
+
+
+class Report(db.Model):
+    """A seat's or a player's report of a message or a player, for the operator (reports.py;
+    `flask admin reports` lists and closes them). What was reported is copied in: a message's text
+    and a name stay readable when the message, the game or the account is gone."""
+
+    __tablename__ = "reports"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    reporter_player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id", ondelete="SET NULL"))
+    game_id: Mapped[str | None] = mapped_column(ForeignKey("games.id", ondelete="SET NULL"))
+    reporter_seat: Mapped[int | None] = mapped_column(Integer)  # a report by a seat: its game's seat
+    reporter_name: Mapped[str | None] = mapped_column(String(40))
+    message_id: Mapped[int | None] = mapped_column(ForeignKey("game_messages.id", ondelete="SET NULL"))
+    message_text: Mapped[str | None] = mapped_column(Text)
+    reported_player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id", ondelete="SET NULL"))
+    reported_seat: Mapped[int | None] = mapped_column(Integer)
+    reported_name: Mapped[str | None] = mapped_column(String(40))
+    reason: Mapped[str] = mapped_column(String(16), nullable=False)
+    details: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+    closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    close_note: Mapped[str | None] = mapped_column(Text)
+
+    __table_args__ = (Index("ix_reports_closed_at", "closed_at"),)

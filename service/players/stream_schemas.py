@@ -12,6 +12,7 @@ from ..core.fields import doc
 from ..core.openapi import ref
 from ..games.event_schemas import event_type
 from ..games.fields import Documented
+from ..games.message_schemas import MessageSchema
 from ..games.schemas import VIEW_DOC
 from ..games.table_game import MAX_SEAT
 from .challenges import DECLINE_REASONS
@@ -122,11 +123,18 @@ class GameOverEventSchema(GameEventBase):
         "A rated table only: what it did to your table rating (GET /me shows it now)"))
 
 
+class MessageWrittenEventSchema(GameEventBase):
+    """A seat of a game you hold a seat of wrote a message (you too: your other devices hear it). A
+    player you blocked: none of theirs."""
+    type = event_type("message")
+    message = f.Nested(MessageSchema, required=True, **doc("As GET /games/{game_id}/messages lists it"))
+
+
 PLAYER_STREAM_SCHEMAS = {
     "challenge_received": ChallengeReceivedEventSchema, "challenge_accepted": ChallengeAcceptedEventSchema,
     "challenge_declined": ChallengeDeclinedEventSchema, "challenge_cancelled": ChallengeCancelledEventSchema,
     "game_started": GameStartedEventSchema, "your_turn": YourTurnEventSchema,
     "opponent_moved": OpponentMovedEventSchema, "game_over": GameOverEventSchema,
-    "rematch_offered": RematchOfferedEventSchema}
+    "rematch_offered": RematchOfferedEventSchema, "message": MessageWrittenEventSchema}
 # The players' events on a game's own stream (GET /games/{game_id}/stream), beside its `view`.
 GAME_STREAM_SCHEMAS = {"rematch_offered": GameRematchOfferedEventSchema}

@@ -10,7 +10,7 @@ from service import create_app
 from ..api.helpers import auth
 from ..conftest import migrate
 
-BEFORE = "e2b7a4c9d513"  # the ratings, the revision before public games
+BEFORE = "b7d3e9a1c422"  # table ratings, the revision before public games
 
 
 def counts(db) -> dict:
