@@ -233,7 +233,8 @@ def test_streams_are_event_streams_with_a_named_schema_per_event(generated):
     spec = yaml.safe_load(generated)
     schemas = spec["components"]["schemas"]
     for path, frame, union, discriminator, names in (
-            ("/games/{game_id}/stream", "GameStreamFrame", "GameStreamEvent", "event", {"view", "rematch_offered"}),
+            ("/games/{game_id}/stream", "GameStreamFrame", "GameStreamEvent", "event",
+             {"view", "rematch_offered", "message"}),
             ("/me/stream", "PlayerStreamFrame", "PlayerStreamEvent", "type",
              {*PLAYER_STREAM_SCHEMAS, *SERIES_STREAM_SCHEMAS})):
         content = spec["paths"][path]["get"]["responses"]["200"]["content"]
