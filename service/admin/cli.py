@@ -7,16 +7,17 @@ import json
 import sys
 
 import click
-from flask.cli import AppGroup
+from flask.cli import AppGroup, with_appcontext
 from sqlalchemy import select
 
 from ..core.extensions import db
 from ..games import store
 from ..games.models import Game
+from ..players import reports
 from . import backup, erasure, export, moderation
 from .moderation import AdminError, audit, player_named
 
-admin_cli = AppGroup("admin", help="Moderation and personal data (suspend, rename, export, erase); backups.")
+admin_cli = AppGroup("admin", help="Moderation and personal data (suspend, rename, export, erase); reports; backups.")
 BY = click.option("--by", "operator", default=None, help="Who runs the command, for the audit table "
                   "(default: the OS user).")
 
@@ -155,3 +156,46 @@ def backup_command(path: str, operator: str | None) -> None:
     with store.transaction():
         audit("backup", operator)
     echo(summary)
+
+
+@admin_cli.group("reports", invoke_without_command=True)
+@BY
+@click.pass_context
+@with_appcontext  # (a group's own callback gets none from AppGroup, unlike its commands)
+@said
+def reports_command(context, operator: str | None) -> None:
+    """The open reports of messages and players, oldest first (`reports close ID` closes one)."""
+    if context.invoked_subcommand is not None:
+        return
+    with store.transaction():
+        listed = [report_document(report) for report in reports.open_reports()]
+        audit("list-reports", operator)
+    echo({"reports": listed})
+
+
+@reports_command.command("close")
+@click.argument("report_id", type=int)
+@click.option("--note", default=None, help="What was done, kept with the report and in the audit table.")
+@BY
+@said
+def close_report_command(report_id: int, note: str | None, operator: str | None) -> None:
+    """Close an open report (ID as listed), with a note of what was done."""
+    with store.transaction():
+        report = reports.close(report_id, note)
+        if report is None:
+            raise AdminError(f"no open report has id {report_id}")
+        audit("close-report", operator, game_id=report.game_id, seat=report.reported_seat,
+              reason=f"report {report.id}" + (f": {note}" if note else ""))
+        document = report_document(report)
+    echo(document)
+
+
+def report_document(report) -> dict:
+    """A report as the operator reads it: who reported what, why, and the text reported."""
+    return {"id": report.id, "created_at": report.created_at, "reason": report.reason, "details": report.details,
+            "by": {"name": report.reporter_name, "player_id": report.reporter_player_id,
+                   "game_id": report.game_id, "seat": report.reporter_seat},
+            "reported": {"name": report.reported_name, "player_id": report.reported_player_id,
+                         "seat": report.reported_seat, "message_id": report.message_id,
+                         "message": report.message_text},
+            "closed_at": report.closed_at, "note": report.close_note}

@@ -11,7 +11,7 @@ from ..access.models import SeatLink, SeatToken
 from ..core import wakeup
 from ..core.extensions import db
 from ..games import deadlines
-from ..games.models import IdempotencyRecord, Seat
+from ..games.models import GameMessage, IdempotencyRecord, Seat
 from ..notify.addresses import normalised
 from ..notify.models import (
     Contact,
@@ -22,7 +22,7 @@ from ..notify.models import (
     MailToken,
     OutboxMessage,
 )
-from ..players.models import Player, PlayerEvent, PlayerSeat
+from ..players.models import Player, PlayerEvent, PlayerSeat, Report
 from ..series.models import SeriesGame, SeriesRecord
 from .export import seat_addresses
 from .moderation import republish, withdraw_challenges
@@ -49,6 +49,21 @@ def forget_seat(game_id: str, seat: int, name: str | None, new_name: str) -> Non
         db.session.execute(update(MailInvitation).where(MailInvitation.game_id == game_id,
                                                         MailInvitation.inviter_name == name)
                            .values(inviter_name=None))
+    forget_messages(game_id, seat, new_name)
+
+
+def forget_messages(game_id: str, seat: int, new_name: str) -> None:
+    """The seat's messages, the players' stream events carrying them, and its name and words in reports."""
+    db.session.execute(delete(GameMessage).where(GameMessage.game_id == game_id, GameMessage.seat == seat))
+    told = select(PlayerSeat.player_id).where(PlayerSeat.game_id == game_id)  # only the game's players heard
+    for event in db.session.execute(select(PlayerEvent).where(PlayerEvent.type == "message",
+                                                              PlayerEvent.player_id.in_(told))).scalars():
+        if event.payload.get("game_id") == game_id and (event.payload.get("message") or {}).get("seat") == seat:
+            db.session.delete(event)
+    in_game = (Report.game_id == game_id,)
+    db.session.execute(update(Report).where(*in_game, Report.reporter_seat == seat).values(reporter_name=new_name))
+    db.session.execute(update(Report).where(*in_game, Report.reported_seat == seat)
+                       .values(reported_name=new_name, message_text=None))
 
 
 def forget_games(games: set[str], addresses: set[str]) -> None:
@@ -110,6 +125,9 @@ def erase_player(player: Player) -> dict:
     for game_id, seat in seats:
         forget_seat(game_id, seat, old, new)
     forget_addresses(addresses)
+    db.session.execute(update(Report).where(Report.reporter_player_id == player.id).values(reporter_name=new))
+    db.session.execute(update(Report).where(Report.reported_player_id == player.id)
+                       .values(reported_name=new, message_text=None))
     rename_in_records(old, new, player.id)
     forget_games({game_id for game_id, _ in seats}, addresses)
     wakeup.player_changed(player.id, None)

@@ -11,7 +11,7 @@ from sqlalchemy import func, or_, select
 from ..access.models import SeatLink, SeatToken
 from ..core.extensions import db
 from ..games import deadlines, store, views
-from ..games.models import Game, Seat, Vacation
+from ..games.models import Game, GameMessage, Seat, Vacation
 from ..notify.addresses import normalised
 from ..notify.models import Contact, InboundMail, MailAddress, MailConfirmation, MailInvitation, OutboxMessage
 from ..players import ratings, table_ratings
@@ -63,6 +63,9 @@ def seat_record(game: Game, seat: int) -> dict:
             select(Vacation).where(Vacation.game_id == game.id, Vacation.seat == seat).order_by(Vacation.id))],
         "watch_links_made": db.session.execute(select(func.count()).select_from(WatchLink).where(
             WatchLink.game_id == game.id, WatchLink.created_by_seat == seat)).scalar(),
+        "messages_written": [{"id": m.id, "text": m.text, "created_at": when(m.created_at)} for m in rows(
+            select(GameMessage).where(GameMessage.game_id == game.id, GameMessage.seat == seat)
+            .order_by(GameMessage.id))],
     }
 
 

@@ -1,0 +1,58 @@
+"""Reports for the operator (issue 26): `flask admin reports` lists the open ones with what was
+reported, `flask admin reports close ID --note` closes one, both written to the audit table; a bad id
+changes nothing. Erasing a player takes its messages and its name in reports with it."""
+from __future__ import annotations
+
+from ..api.helpers import auth
+from ..players.test_players import count
+from .support import admin, game_between, player, text_columns_holding
+
+
+def report_message(client, game: dict, by: dict, message_id: int, reason: str = "abuse") -> dict:
+    response = client.post(f"/games/{game['id']}/reports", json={"message_id": message_id, "reason": reason,
+                                                                 "details": "rude"}, headers=auth(by["token"]))
+    assert response.status_code == 201, response.get_json()
+    return response.get_json()
+
+
+def test_reports_are_listed_and_closed_by_the_operator_and_audited(client, app):
+    ann, bob = player(client, "Ann"), player(client, "Bob")
+    game = game_between(client, ann, bob)
+    said = client.post(f"/games/{game['id']}/messages", json={"text": "you <i>fool</i>"},
+                       headers=auth(bob["token"])).get_json()
+    first = report_message(client, game, ann, said["id"])
+    second = client.post("/reports", json={"player": "Ann", "reason": "name"}, headers=auth(bob["token"])).get_json()
+    listed = admin(app, "reports")["reports"]
+    assert [r["id"] for r in listed] == [first["report_id"], second["report_id"]]
+    assert listed[0]["reported"] == {"name": "Bob", "player_id": bob["id"], "seat": 1, "message_id": said["id"],
+                                     "message": "you <i>fool</i>"}
+    assert (listed[0]["by"]["name"], listed[0]["reason"], listed[0]["details"]) == ("Ann", "abuse", "rude")
+    assert listed[1]["reported"]["name"] == "Ann" and listed[1]["by"]["name"] == "Bob"
+    closed = admin(app, "reports", "close", str(first["report_id"]), "--note", "warned Bob")
+    assert closed["note"] == "warned Bob" and closed["closed_at"]
+    assert [r["id"] for r in admin(app, "reports")["reports"]] == [second["report_id"]]
+    # Closing it again, or an id no report has, is refused and changes nothing.
+    assert "no open report" in admin(app, "reports", "close", str(first["report_id"]), ok=False)
+    assert "no open report" in admin(app, "reports", "close", "999999", ok=False)
+    from sqlalchemy import select
+
+    from service.admin.models import AdminAction
+    from service.core.extensions import db
+    with app.app_context():
+        actions = [(a.action, a.operator, a.reason) for a in db.session.scalars(select(AdminAction).order_by(AdminAction.id))]
+    assert actions == [("list-reports", "tests", None), ("close-report", "tests", f"report {first['report_id']}: warned Bob"),
+                       ("list-reports", "tests", None)]
+
+
+def test_erasing_a_player_takes_its_messages_and_its_name_in_reports(client, app):
+    ann, bob = player(client, "Annabel"), player(client, "Bob")
+    game = game_between(client, ann, bob)
+    said = client.post(f"/games/{game['id']}/messages", json={"text": "Annabel's own words"},
+                       headers=auth(ann["token"])).get_json()
+    report_message(client, game, bob, said["id"])
+    assert admin(app, "export", "Annabel")["games"][0]["messages_written"][0]["text"] == "Annabel's own words"
+    admin(app, "erase", "Annabel", "--yes")
+    assert text_columns_holding(app, ["Annabel"]) == []
+    assert count(app, "game_messages") == 0 and count(app, "reports") == 1
+    seen = client.get(f"/games/{game['id']}/messages", headers=auth(bob["token"])).get_json()
+    assert seen["messages"] == []
