@@ -9,6 +9,7 @@ Quoted text ('>' lines, "On ... wrote:" or Outlook's "From: ... Sent: ..." and e
 it, also when the client wrapped that header over two or three lines), signatures ('-- ' and the
 usual "Sent from my ..." lines) are dropped first. Every remaining line must be a command: one line
 we cannot read rejects the whole reply, so a half-understood mail never plays half its moves.
+A line `say <text>` is a message to the other seats, taken whole (commas and all).
 
 Commands are abstract here (`take` means the upcard in the upcard offer and the discard pile's top
 card later); `resolve` turns one into the engine's JSON action against the seat's current view.
@@ -32,6 +33,7 @@ _QUOTE_HEADER = re.compile(
 HEADER_LINES = 3
 _SIGNATURE = re.compile(r"^(-- ?|sent from my .*|get outlook for .*|sent from (yahoo|mail) .*)$",
                         re.IGNORECASE)
+_SAY = re.compile(r"^\s*say\b[:,]?(.*)$", re.IGNORECASE)  # `say <text>`: a message to the other seats
 _SUBJECT_NOISE = re.compile(r"^\s*((re|fwd?|aw|sv|tr)\s*:\s*|\[[^\]]*\]\s*)+", re.IGNORECASE)
 
 
@@ -48,12 +50,13 @@ class Command:
     count: int = 1  # take: how many from the top of the discard pile (Mahjong gin)
     cards: tuple[Card, ...] = ()  # meld: the cards laid on the table
     meld: int | None = None  # add_on: the table meld's number as shown (1-based)
+    said: str = ""  # say: the message to the other seats, as written
 
     def __str__(self) -> str:
         return self.text or self.verb
 
 
-HELP = ("commands: take, pass, draw stock, draw discard (= take), discard 7H, knock 7H, gin, "
+HELP = ("commands: say <a message to the other seats>, take, pass, draw stock, draw discard (= take), discard 7H, knock 7H, gin, "
         "gin 7H, big gin, deal (first) or you deal (after winning the cut), resign, claim (the match, once your opponent's deadline has passed); "
         "in Mahjong gin also take 3 (the top 3 of the pile), meld 3H 4H 5H, add 6H to 2")
 MELD_EXAMPLE = "like meld 3H 4H 5H"
@@ -100,6 +103,10 @@ def parse_commands(text: str) -> list[Command]:
     """Every command in `text`, in order; CommandError naming the first piece we cannot read."""
     commands = []
     for line in text.split("\n"):
+        if _SAY.match(line):  # a message, taken whole: its commas are the writer's
+            said = _SAY.match(line).group(1).strip()
+            commands.append(Command("say", text=" ".join(f"say {said}".split())[:60], said=said))
+            continue
         for piece in re.split(r"[,;]", line):
             piece = piece.strip().rstrip(".!")
             if piece:

@@ -29,7 +29,7 @@ from ..games import deadlines, table_clocks
 from ..games.models import Event
 from ..games.table_game import is_table_state
 from ..games.views import events_page
-from . import compose, confirm, html_part, mail_text, message, outbox, table_dispatch
+from . import compose, confirm, html_part, mail_messages, mail_text, message, outbox, table_dispatch
 from .addresses import normalised
 from .contacts import contact_of, contacts_of
 from .models import Contact, InboundMail, MailToken
@@ -226,6 +226,7 @@ def enqueue_mail(scene: Scene, kind: str, to: str, subject: str, text: str, mome
 def write_mail(game, match, seat: int, to: str, kind: str, moment: datetime, clock_seat: int | None = None) -> None:
     with composing("mail", kind, to, moment, game.id, seat, game.version):
         scene = scene_for(game, match, seat, moment, clock_seat=clock_seat)
+        scene.said = mail_messages.take_unmailed(game.id, seat)
         text = mail_text.body(scene, kind)
         enqueue_mail(scene, kind, to, mail_text.subject(scene, kind), text, moment)
 
@@ -242,6 +243,7 @@ def write_answer(game, match, seat: int, reply: MailReply, moment: datetime, to:
         return
     with composing("mail", "answer", to, moment, game.id, seat, game.version):
         scene = scene_for(game, match, seat, moment, after=reply.since_seq)
+        scene.said = mail_messages.take_unmailed(game.id, seat)
         lines = (compose.error_answer(mail_text.refusal(reply.failure, scene), reply.played) if reply.failure
                  else ["Played: " + "; ".join(reply.played) + "."])
         subject = mail_text.subject(scene)

@@ -25,7 +25,7 @@ from sqlalchemy import func, select
 from ..core.errors import Problem
 from ..core.extensions import db
 from ..core.tokens import hash_secret
-from ..games import deadlines, move_reads, moves, store
+from ..games import deadlines, messages, move_reads, moves, store
 from ..games.models import Game
 from ..games.table_game import is_table_state
 from ..rules import IllegalAction
@@ -303,8 +303,14 @@ def play_reply(msg: EmailMessage, message_id: str, game_id: str, seat: int, vers
                             f"{game.version} now (a move was made since). The current state is "
                             "below: reply to this mail instead")
             commands = commands_of(msg)
+            moves_in = [index for index, command in enumerate(commands) if command.verb != "say"]
             for index, command in enumerate(commands):
-                last = index == len(commands) - 1
+                last = bool(moves_in) and index == moves_in[-1]  # the last move's change writes the answer
+                if command.verb == "say":  # a message to the other seats: no move, the secret stays good
+                    with db.session.begin_nested():
+                        messages.post(game, seat, command.said, moment)
+                    played.append(str(command))
+                    continue
                 with db.session.begin_nested():  # a refused command undoes itself, and only itself
                     connection = moves.driver()  # the move path, in the session's transaction
                     row = move_reads.lock_seat(connection, game_id, seat)
@@ -327,6 +333,8 @@ def play_reply(msg: EmailMessage, message_id: str, game_id: str, seat: int, vers
             status = "stale" if isinstance(exc, Stale) else "failed"
             log.info("inbound %s for %s seat %s: %s (%s)", message_id, game_id, seat, status, problem)
             return Outcome(status, problem, game_id)
+        if not moves_in:  # only messages: no move's change recorded the reply (a redelivery is a duplicate)
+            dispatch.record_inbound(message_id, game_id, "said", moment)
         db.session.commit()
     except BaseException:
         db.session.rollback()

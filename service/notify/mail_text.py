@@ -21,8 +21,10 @@ def subject(scene: Scene, kind: str = "") -> str:
 
 
 def body(scene: Scene, kind: str = "update", answer: list[str] | None = None) -> str:
-    """The plain-text body. `answer`: lines reporting on a reply's commands, shown first."""
-    return (table_mail if scene.is_table else compose).body(scene, kind, answer)
+    """The plain-text body. `answer`: lines reporting on a reply's commands, shown first; then the
+    messages written since the seat's last mail (scene.said), each on its own line."""
+    lines = (answer or []) + ([""] if answer and scene.said else []) + scene.said
+    return (table_mail if scene.is_table else compose).body(scene, kind, lines or None)
 
 
 def refusal(text: str, scene: Scene) -> str:

@@ -21,6 +21,7 @@ class Scene:
     reply_address: str | None = None
     link: str | None = None
     moved: bool = True  # the seat has made a move in this game already
+    said: list[str] = field(default_factory=list)  # "Bob wrote: ..." lines: the messages since the last mail
 
     @property
     def me(self) -> str:
