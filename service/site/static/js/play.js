@@ -7,6 +7,7 @@ import { $ } from "./dom.js";
 import { renderHandEnd } from "./hand_end.js";
 import { renderHistory } from "./history.js";
 import { renderMahjong } from "./mahjong.js";
+import { setUpMessages } from "./messages.js";
 import { openKnockDialog } from "./knock.js";
 import { seatFromPlayer } from "./player.js";
 import { getSeat, forgetSeat, saveSeat, takeFragment } from "./seats.js";
@@ -342,6 +343,7 @@ async function start() {
   });
   extras = setUpExtras({ gameId, token: () => seat.token });
   setUpTurnAlerts();
+  setUpMessages({ gameId, token: () => seat.token, stopped: () => stopped });
   waitForChanges();
 }
 
