@@ -155,6 +155,20 @@ class Api:
             if after is None or not page.get("events"):
                 return events
 
+    def messages(self, game_id: str, after: int = 0) -> list[dict]:
+        """The game's messages this seat may see after message `after` (0: all), oldest first."""
+        found = []
+        while True:
+            page = self.request("GET", f"/games/{game_id}/messages", params={"after": after, "limit": 200}).json()
+            found.extend(page.get("messages", []))
+            after = page.get("next_after")
+            if after is None or not page.get("messages"):
+                return found
+
+    def say(self, game_id: str, text: str) -> dict:
+        """Write a message to the game's other seats (not sent again after a lost answer: it would show twice)."""
+        return self.request("POST", f"/games/{game_id}/messages", json_body={"text": text}, replayable=False).json()
+
     # -- players (the token is then the player token): accounts, challenges, rematches, watch links --
     # A POST that makes something (an account, a challenge, a game by accepting) is not sent again
     # after a lost answer: a second one would make a second thing, or be refused as already done.
@@ -176,6 +190,17 @@ class Api:
     def leaderboard(self, limit: int = 50, offset: int = 0) -> dict:
         """A page of the leaderboard: {"players": [{"rank", "name", "bot", "rating", ...}], "next_offset"}."""
         return self.request("GET", "/players", params={"sort": "rating", "limit": limit, "offset": offset}).json()
+
+    def block(self, name: str) -> dict:
+        from urllib.parse import quote
+        return self.request("PUT", f"/me/blocks/{quote(name, safe='')}").json()
+
+    def unblock(self, name: str) -> None:
+        from urllib.parse import quote
+        self.request("DELETE", f"/me/blocks/{quote(name, safe='')}")
+
+    def blocks(self) -> list[dict]:
+        return self.request("GET", "/me/blocks").json()["blocks"]
 
     def house_bot(self) -> dict:
         """{"name", "bot"} of the server's own bot, the computer to challenge (404 no-house-bot: none)."""

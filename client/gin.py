@@ -22,11 +22,14 @@ With a player account (one token for all your games, kept in the same file):
     gin games                          # your games on the server, your turn first
     gin rematch ; gin watch-link       # at the end of a match; a read-only link to share
     gin webhooks                       # your seat's webhook calls; --redeliver ID sends one again
+    gin say Good luck!                 # a message to the other players (theirs: "Bob wrote: ...")
+    gin block Bob ; gin unblock Bob    # no challenges or messages from Bob; gin blocks lists them
 
 The modules, each importing only those before it: gin_cards.py (cards, melds, UsageError),
 gin_store.py (the token file), gin_display.py (a game as shown), gin_history.py (events, news, the
 score sheet), gin_common.py (what commands share), gin_players.py (player account commands),
-gin_seats.py (a seat's commands), gin_play.py (watch, play), gin_webhooks.py (a seat's webhook deliveries).
+gin_seats.py (a seat's commands), gin_play.py (watch, play), gin_webhooks.py (a seat's webhook deliveries),
+gin_messages.py (say, block, unblock, blocks).
 """
 from __future__ import annotations
 
@@ -37,8 +40,8 @@ import re
 import sys
 
 if __package__:  # part of the `client` package (the installed `gin`, python -m client.gin) or `gin_client`
-    from . import (api as http, gin_cards, gin_common, gin_display, gin_history, gin_play, gin_players, gin_ratings,
-                   gin_seats, gin_store, gin_webhooks)
+    from . import (api as http, gin_cards, gin_common, gin_display, gin_history, gin_messages, gin_play, gin_players,
+                   gin_ratings, gin_seats, gin_store, gin_webhooks)
 else:  # a script, or copied somewhere with its modules and api.py beside it: they are imported by name, once
     _here = os.path.dirname(os.path.abspath(__file__))
     if _here not in sys.path:  # python -P or -I, or loaded by its path from elsewhere
@@ -48,6 +51,7 @@ else:  # a script, or copied somewhere with its modules and api.py beside it: th
     import gin_common
     import gin_display
     import gin_history
+    import gin_messages
     import gin_play
     import gin_webhooks
     import gin_players
@@ -220,6 +224,12 @@ COMMANDS = [
      "--redeliver sends one again", "gin webhooks 3Yx9 --redeliver msg_2b8...", "webhooks"),
     ("series", cmd_series, "a series' standings and its games (your player's series)",
      "gin series sR7q0tq4s8m1PZk2w9lX3A", "series"),
+    ("say", gin_messages.cmd_say, "write a message to the other players of a game (plain text, up to 500 "
+     "characters); theirs show as \"Bob wrote: ...\" in gin show and gin play", "gin say -g 3Yx9 Good luck!", "say"),
+    ("block", gin_messages.cmd_block, "block a player: their challenges to you are refused, you never meet in open "
+     "challenges, you see none of their messages", "gin block Bob", "block"),
+    ("unblock", gin_messages.cmd_unblock, "remove a block", "gin unblock Bob", "block"),
+    ("blocks", gin_messages.cmd_blocks, "the players you block", "gin blocks", ""),
 ]
 
 
@@ -325,6 +335,10 @@ def build_parser() -> argparse.ArgumentParser:
             sub.add_argument("--limit", type=_positive, default=20, help="calls per page, newest first (default 20)")
             sub.add_argument("--cursor", help="the next page (the command prints it)")
             sub.add_argument("--redeliver", metavar="WEBHOOK_ID", help="send this call again: same body and webhook-id")
+        elif kind == "say":
+            sub.add_argument("words", nargs="+", metavar="TEXT", help="the message (quote it, or several words)")
+        elif kind == "block":
+            sub.add_argument("player_name", metavar="NAME", help="the player's name")
         elif kind == "series":
             sub.add_argument("series_id", metavar="SERIES", help="the series' id (POST /series answered it)")
         if kind in ("game", "resign", "vacation", "take"):

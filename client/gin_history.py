@@ -2,6 +2,8 @@
 laid out), the news since the seat last looked (as the mails tell it), and the score sheet."""
 from __future__ import annotations
 
+import re
+
 if __package__:  # part of the `client` package (or `gin_client`, installed alone)
     from . import api as http, gin_cards, gin_display, gin_store
 else:  # run from a folder of copied client files, which gin.py has put on sys.path
@@ -124,20 +126,39 @@ def news(api: Api, store: Store, game_id: str, entry: dict, view: dict, style: S
         events = api.events(game_id, after=seen)
     except (ServiceError, NetworkError):
         return []  # the view still shows where the game stands
-    if not events:
-        return []
     seat = entry.get("seat", view.get("seat", 0))
+    said = message_news(api, game_id, entry, seat)
+    if not events and not said:
+        return []
     names = _seat_names(view)
     lines = []
     for event in events:
         lines.append(_sentence(describe_event(event, seat, names, style)))
         if event.get("type") in ("hand_end", "hand_void") and isinstance(event.get("record"), dict):
             lines.extend(hand_layout(event["record"], seat, names, style))
-    entry["seen_seq"] = events[-1].get("seq", seen)
+    lines.extend(said)
+    entry["seen_seq"] = events[-1].get("seq", seen) if events else seen
     store.save()
     if len(lines) > limit:
         lines = [f"({len(lines) - limit} earlier lines: gin history -g {game_id[:8]})"] + lines[-limit:]
     return lines
+
+
+_NOT_PRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]")
+
+
+def message_news(api: Api, game_id: str, entry: dict, seat: int) -> list[str]:
+    """"Bob wrote: ..." for the other seats' messages since this seat last looked (an older server
+    without messages: none). Marks them seen in `entry`; the caller saves the store."""
+    try:
+        found = api.messages(game_id, after=entry.get("seen_message", 0))
+    except (ServiceError, NetworkError):
+        return []
+    if found:
+        entry["seen_message"] = found[-1]["id"]
+    # Shown as text on a terminal: nothing in it may move the cursor or recolour what follows.
+    return [f"{m.get('name') or 'seat ' + str(m.get('seat'))} wrote: {_NOT_PRINTABLE.sub('', m.get('text', ''))}"
+            for m in found if m.get("seat") != seat]
 
 
 def _sentence(text: str) -> str:

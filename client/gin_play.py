@@ -63,7 +63,7 @@ def wait_for_turn(args, api: Api, game_id: str, seat: int) -> dict:
 
 
 PLAY_HELP = ("moves: take, pass, draw stock|discard, discard CARD, knock CARD, gin, resign; "
-             "in Mahjong gin also take 3, meld 3H 4H 5H, add 6H to 2; and: show, history, score, help, quit")
+             "in Mahjong gin also take 3, meld 3H 4H 5H, add 6H to 2; and: say TEXT, show, history, score, help, quit")
 MELD_EXAMPLE = "like meld 3H 4H 5H"
 ADD_EXAMPLE = "a card and a meld number, like add 6H to 2"
 
@@ -192,6 +192,12 @@ def cmd_play(args, store: Store) -> int:
                     print(f"{event.get('seq', ''):>4}  {describe_event(event, seat, names, args.style)}")
             else:
                 fresh = True
+            continue
+        if verb == "say":  # a message to the other players; the game waits on
+            try:
+                print(f"Sent: {api.say(game_id, ' '.join(words[1:]))['text']}")
+            except ServiceError as exc:
+                print(f"gin: {exc.detail} [{exc.code}]")
             continue
         try:
             if verb == "resign":

@@ -18,7 +18,8 @@ from client import demo
 ROOT = Path(__file__).resolve().parents[2]
 # What the `gin` command is, copied on its own: gin.py, the gin_*.py modules it is made of, api.py.
 GIN_FILES = ("gin.py", "gin_cards.py", "gin_store.py", "gin_display.py", "gin_history.py", "gin_common.py",
-             "gin_players.py", "gin_ratings.py", "gin_seats.py", "gin_play.py", "gin_webhooks.py", "api.py")
+             "gin_players.py", "gin_ratings.py", "gin_seats.py", "gin_play.py", "gin_webhooks.py", "gin_messages.py",
+             "api.py")
 
 
 @pytest.fixture(scope="session")

@@ -1,0 +1,63 @@
+"""The client's messages and blocks (issue 26): `gin say` writes to the other player, whose `gin show`
+says "Ann wrote: ..." once; `gin play` takes `say` at its prompt; `gin block` refuses the blocked
+player's challenges as an unknown name's and hides their messages; `gin unblock`, `gin blocks`. Real
+gunicorn, the copied client, each person with their own token file; bad input changes nothing."""
+from __future__ import annotations
+
+import subprocess
+import sys
+import uuid
+
+from client import gin
+
+from .test_players_cli import person, stored
+
+
+def unique(name: str) -> str:
+    return f"{name}{uuid.uuid4().hex[:6]}"
+
+
+def a_game(ann, bob) -> tuple[str, str, str]:
+    names = unique("Ann"), unique("Bob")
+    ann.run("register", names[0])
+    bob.run("register", names[1])
+    offer = ann.json("challenge", names[1])
+    bob.run("accept", offer["challenge_id"])
+    ann.run("games")  # Ann's token file learns the game
+    (game_id, _), = stored(bob)["games"].items()
+    return game_id, *names
+
+
+def test_say_reaches_the_other_players_show_once_and_play_takes_say(tmp_path, copied_client, gin_server):
+    ann, bob = (person(copied_client, tmp_path, gin_server, who) for who in ("ann", "bob"))
+    game_id, ann_name, _ = a_game(ann, bob)
+    said = ann.run("say", "<b>Good", "luck</b>, Bob!").stdout
+    assert "Sent to the other players" in said and "<b>Good luck</b>, Bob!" in said
+    shown = bob.run("show", "--plain").stdout
+    assert f"{ann_name} wrote: <b>Good luck</b>, Bob!" in shown
+    assert "wrote:" not in bob.run("show", "--plain").stdout  # told once
+    assert "wrote:" not in ann.run("show", "--plain").stdout  # one's own is not told back
+    # `gin play` reads moves at its prompt while it is one's turn: there `say` writes a message.
+    mover, other = (ann, bob) if ann.json("show")["to_move"] == ann.json("show")["seat"] else (bob, ann)
+    out = subprocess.run([sys.executable, str(mover.script), "play", game_id[:8], "--plain"], env=mover.env(),
+                         cwd=mover.home, input="say thanks, you too\nquit\n", capture_output=True, text=True,
+                         encoding="utf-8", timeout=60).stdout
+    assert "Sent: thanks, you too" in out
+    assert "wrote: thanks, you too" in other.run("show", "--plain").stdout
+    empty = ann.run("say", "   ", check=gin.EXIT_RULES)
+    assert "[message-empty]" in empty.stderr
+
+
+def test_block_refuses_challenges_and_hides_messages_and_unblock_lifts_it(tmp_path, copied_client, gin_server):
+    ann, bob = (person(copied_client, tmp_path, gin_server, who) for who in ("ann", "bob"))
+    game_id, ann_name, bob_name = a_game(ann, bob)
+    assert f"Blocked {bob_name}" in ann.run("block", bob_name).stdout
+    assert bob_name in ann.run("blocks").stdout
+    refused = bob.run("challenge", ann_name, check=gin.EXIT_RULES)
+    assert "[unknown-player]" in refused.stderr
+    bob.run("say", "can you read me?")
+    assert "wrote:" not in ann.run("show", "--plain").stdout
+    assert "[player-not-found]" in ann.run("block", unique("Nobody"), check=gin.EXIT_NOT_FOUND).stderr
+    ann.run("unblock", bob_name)
+    assert "You block nobody." in ann.run("blocks").stdout
+    assert f"{bob_name} wrote: can you read me?" in ann.run("show", "--plain").stdout  # shown again
