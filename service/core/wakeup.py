@@ -1,7 +1,6 @@
 """Wake-ups: a committed change wakes whoever waits for it, in this process and in every other.
 
     game_changed(game_id, version)  called in a change's transaction (views.publish_views)
-    game_chatted(game_id)           called when a seat wrote a message in the game (games/messages.py)
     player_changed(player_id, seq)  called when a player's stream gains an event (players/feed.py)
     outbox_changed()                called when a change queued mail or webhooks (outbox.enqueue)
     hub().watch(key, version)       a Waiter: `wait(seconds)` returns early when `key` is woken
@@ -66,15 +65,8 @@ def watch_versions(prefix: str, statement, parse=str) -> None:
 
 # -- announcing -----------------------------------------------------------------------------
 
-def game_changed(game_id: str, version: int) -> None:
+def game_changed(game_id: str, version: int | None) -> None:  # None: no version moved (a message): all look
     _announce(game_key(game_id), version)
-
-
-def game_chatted(game_id: str) -> None:
-    """Called in the transaction that stored a message in the game (service/games/messages.py): no
-    version moved, so every waiter on the game wakes and looks for messages (a view's waiter for
-    nothing: it finds the same version and waits on)."""
-    _announce(game_key(game_id), None)
 
 
 def player_key(player_id: int) -> str:

@@ -1,7 +1,7 @@
 """Messages in a game: a seat writes a line of plain text, kept as sent and shown only to the
 game's seats (every seat of a table too), never to watchers; nothing of it is ever read as markup.
 
-A message wakes the game's waiters (core/wakeup.game_chatted): the game stream sends it as a
+A message wakes the game's waiters (core/wakeup.game_changed, no version): the game stream sends it as a
 `message` frame (waiting.py) and GET /games/{id}/messages?wait=N answers with it. Features above
 hear of it through games.changes: the players' streams (message_posted), and a player who blocked
 another sees none of that player's messages (message_hiders), in the listing, the streams and mail.
@@ -73,7 +73,7 @@ def post(game, seat: int, text: str, moment=None) -> dict:
     db.session.add(row)
     db.session.flush()
     message = describe(row, {s.seat: s.name for s in game.seats})
-    wakeup.game_chatted(game.id)
+    wakeup.game_changed(game.id, None)  # wakes the game's streams and long-polls: they look for messages
     for hook in changes.message_posted():
         hook(game, message)
     return message

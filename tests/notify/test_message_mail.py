@@ -36,7 +36,7 @@ def test_a_say_line_in_a_reply_reaches_the_other_seats_next_mail(nclient, notify
     assert text(answer).startswith("Played: say Good luck, and have fun!; pass.")  # the move's answer
     told = latest(mail_server.catcher, EMAILS[1 - seat])
     assert f"\n{name} wrote: Good luck, and have fun!\n" in "\n" + text(told)
-    assert f"wrote:" not in text(answer).split("On Mon")[0]  # one's own message is not told back
+    assert "wrote:" not in text(answer).split("On Mon")[0]  # one's own message is not told back
     # The other seat writes on the page; its message is in the next mail to this seat, once.
     other = 1 - seat
     assert nclient.post(f"/games/{game['id']}/messages", json={"text": "<b>thanks</b>"},

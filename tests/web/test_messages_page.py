@@ -14,7 +14,7 @@ def test_ann_writes_and_bobs_page_shows_it_as_text_without_reload(site, new_cont
     for seat, token in tokens.items():
         page = new_context(DESKTOP).new_page()
         page.goto(f"{site.base_url}/play/{game_id}#token={token}")
-        wait_until(lambda: " v " in page.locator("#title").inner_text(), "the seat")
+        wait_until(lambda page=page: " v " in page.locator("#title").inner_text(), "the seat")
         pages[seat] = page
     ann, bob = pages[0], pages[1]
     wait_until(lambda: bob.locator("#messages-empty").is_visible(), "Bob's empty messages")
