@@ -37,8 +37,10 @@ DETAILS = f.String(load_default=None, allow_none=True, validate=v.Length(max=rep
 
 
 class SeatReportSchema(StrictSchema):
-    message_id = WholeNumber(validate=v.Range(1, 2**31 - 1), **doc("A message of another seat of this game"))
-    seat = WholeNumber(validate=v.Range(0, MAX_SEAT), **doc("Or another seat of this game: its holder"))
+    message_id = WholeNumber(validate=v.Range(1, 2**31 - 1), **doc(
+        "A message of another seat of this game (its `id`); give this or `seat`"))
+    seat = WholeNumber(validate=v.Range(0, MAX_SEAT), **doc("Another seat of this game (its holder); or `message_id`",
+                                                             example=1))
     reason = REASON
     details = DETAILS
 
@@ -89,7 +91,7 @@ def unblock_player(name):
 
 @moderation.route("/games/<game_id>/reports", methods=["POST"])
 @moderation.doc(operationId="reportInGame", security=BEARER)
-@moderation.arguments(SeatReportSchema, example={"message_id": 41, "reason": "abuse", "details": "insults"})
+@moderation.arguments(SeatReportSchema, example={"seat": 1, "reason": "abuse", "details": "insults in the messages"})
 @moderation.response(201, ReportSchema, example=REPORT_EXAMPLE)
 @problems(moderation, "malformed-json", "invalid-token", "account-suspended", "payload-too-large",
           "unsupported-media-type", "validation-error", "message-not-found", "report-target-invalid")

@@ -124,7 +124,7 @@ def set_up(app, client, monkeypatch, path, name):
     if path == "/games/{game_id}/actions":
         game_id, tokens = started_game(client, me, monkeypatch, MOVES_BEFORE[name])
         return path.replace("{game_id}", game_id), tokens["dealer" if name == "knock" else "first"], {}
-    if path == "/games/{game_id}/vacation":
+    if path in ("/games/{game_id}/vacation", "/games/{game_id}/messages", "/games/{game_id}/reports"):
         game_id, tokens = started_game(client, me, monkeypatch, 0)
         return path.replace("{game_id}", game_id), me, {}
     if path == "/challenges/{challenge_id}/decline":

@@ -12,7 +12,7 @@ from client.api import lines_as_they_come, sse_frames
 
 PLAYER_EVENTS = {"challenge_received", "challenge_accepted", "challenge_declined", "challenge_cancelled",
                  "game_started", "your_turn", "opponent_moved", "game_over", "rematch_offered",
-                 "series_offered", "series_declined", "series_over"}
+                 "series_offered", "series_declined", "series_over", "message"}
 
 
 def bearer(token: str, **headers) -> dict:
@@ -28,7 +28,7 @@ def post(base: str, path: str, token: str | None = None, body: dict | None = Non
 
 def every_player_event(base: str) -> dict:
     """Ann and Bob, players, go through every kind of event: a challenge declined, one withdrawn, one
-    accepted and its game played (a move, a resignation), a rematch offered, a series declined and a
+    accepted and its game played (a message, a move, a resignation), a rematch offered, a series declined and a
     series of one game played to its end (series_over, the last event of each stream).
     Answers {"ann", "bob": player tokens, "game": the finished game's id}."""
     suffix = uuid.uuid4().hex[:6]
@@ -42,6 +42,7 @@ def every_player_event(base: str) -> dict:
     post(base, f"/challenges/{withdrawn}/cancel", ann, status=200)
     taken = post(base, "/challenges", ann, offer)["challenge_id"]
     game = post(base, f"/challenges/{taken}/accept", bob)["game_id"]
+    post(base, f"/games/{game}/messages", ann, {"text": "good luck"})
     view = requests.get(f"{base}/games/{game}", headers=bearer(ann), timeout=30).json()
     mover = ann if view["to_move"] == view["seat"] else bob
     view = requests.get(f"{base}/games/{game}", headers=bearer(mover), timeout=30).json()

@@ -171,7 +171,7 @@ def test_the_python_client_has_a_class_per_stream_event_and_reads_both_real_stre
     from gin_generated.api.games import stream_game
     from gin_generated.api.players import stream_me
     classes = stream_classes(models)
-    assert set(classes["GameStreamEvent"]) == {"view", "rematch_offered"}
+    assert set(classes["GameStreamEvent"]) == {"view", "rematch_offered", "message"}
     assert set(classes["PlayerStreamEvent"]) == PLAYER_EVENTS
     story = every_player_event(live_server)
 

@@ -46,6 +46,8 @@ def test_a_say_line_in_a_reply_reaches_the_other_seats_next_mail(nclient, notify
     deliver(notify_app)
     told_back = latest(mail_server.catcher, EMAILS[seat])
     assert f"\n{('Ann', 'Bob')[other]} wrote: <b>thanks</b>\n" in "\n" + text(told_back)
+    html = told_back.get_body(preferencelist=("html",))  # MAIL_HTML (on): the same words, escaped
+    assert "wrote: &lt;b&gt;thanks&lt;/b&gt;" in html.get_content() and "<b>thanks" not in html.get_content()
     assert "Good luck" not in text(told_back)
     mail = latest(mail_server.catcher, EMAILS[seat])  # seat draws now: no message is told again
     reply(listener, reply_address(mail), "draw stock", sender=EMAILS[seat], subject="Re: " + mail["Subject"])
@@ -71,3 +73,24 @@ def test_a_reply_of_only_a_message_plays_nothing_and_a_bad_one_stores_nothing(nc
     reply(listener, reply_address(mail), "pass", sender=EMAILS[seat], subject="Re: " + mail["Subject"])
     deliver(notify_app)
     assert nclient.get(f"/games/{game['id']}", headers=auth(game["tokens"][0])).get_json()["version"] == version + 1
+
+
+def test_at_a_table_a_message_reaches_the_other_seats_next_mails(nclient, notify_app, mail_server):
+    from .table_mail_helpers import EMAILS as TABLE_EMAILS
+    from .table_mail_helpers import NAMES, start_mailed_table
+    table = start_mailed_table(nclient, 3)
+    deliver(notify_app)
+    views = {seat: nclient.get(f"/games/{table['id']}", headers=auth(token)).get_json()
+             for seat, token in table["tokens"].items()}
+    mover = next(s for s, v in views.items() if v["my_board"] and v["my_board"]["view"]["legal_actions"])
+    before = {s: len(mail_server.catcher.to(TABLE_EMAILS[s])) for s in range(3)}
+    assert nclient.post(f"/games/{table['id']}/messages", json={"text": "hello table"},
+                        headers=auth(table["tokens"][mover])).status_code == 201
+    action = next(a for a in views[mover]["my_board"]["view"]["legal_actions"] if a["type"] in ("pass", "draw"))
+    assert nclient.post(f"/games/{table['id']}/actions", json=action,
+                        headers=auth(table["tokens"][mover])).status_code == 200
+    deliver(notify_app)
+    mailed = [s for s in range(3) if s != mover and len(mail_server.catcher.to(TABLE_EMAILS[s])) > before[s]]
+    assert mailed  # the move mailed the seat to move next
+    for seat in mailed:
+        assert f"{NAMES[mover]} wrote: hello table" in text(latest(mail_server.catcher, TABLE_EMAILS[seat]))

@@ -184,3 +184,17 @@ def test_a_bad_report_is_a_problem_that_stores_nothing(client, players_game, bod
     for bad in ({"player": "Nobody", "reason": "spam"}, {"player": "Ann", "reason": "spam"}):
         assert client.post("/reports", json=bad, headers=auth(ann["token"])).status_code in (404, 422)
     assert count(client.application, "reports") == 0
+
+
+def test_at_a_table_every_seat_reads_every_seats_messages(client):
+    from ..api.table_helpers import start_table
+
+    def post(path, body):
+        answer = client.post(path, json=body)
+        return answer.status_code, answer.get_json()
+    table = start_table(post, 4)
+    for seat in (0, 3):
+        say(client, table["id"], table["tokens"][seat], f"from seat {seat}")
+    for seat in range(4):
+        assert [(m["seat"], m["name"]) for m in listed(client, table["id"], table["tokens"][seat])] == [
+            (0, "Ann"), (3, "P3")]

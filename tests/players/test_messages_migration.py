@@ -11,7 +11,7 @@ from service import create_app
 from ..api.helpers import auth
 from ..conftest import migrate
 
-BEFORE = "e2b7a4c9d513"  # the revision before messages
+BEFORE = "f4c1d7a2b9e3"  # public games, the revision before messages
 
 
 def counts(db) -> dict:
