@@ -65,6 +65,8 @@ def account_suspended() -> Problem:
 
 
 def by_name(name: str) -> Player | None:
+    if "\x00" in name:  # no name holds one, and PostgreSQL refuses it in a parameter (a 500, not a 404)
+        return None
     return db.session.execute(select(Player).where(Player.name_key == name_key(name))).scalar()
 
 

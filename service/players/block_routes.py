@@ -32,8 +32,10 @@ class BlockListSchema(ma.Schema):
 
 
 REASON = f.String(required=True, validate=v.OneOf(reports.REASONS), **doc("Why", example="abuse"))
-DETAILS = f.String(load_default=None, allow_none=True, validate=v.Length(max=reports.MAX_DETAILS),
-                   **doc(f"A few words for the operator (at most {reports.MAX_DETAILS} characters)"))
+DETAILS = f.String(load_default=None, allow_none=True, validate=[
+    v.Length(max=reports.MAX_DETAILS),
+    v.Regexp(r"^[^\x00-\x08\x0b-\x1f\x7f]*$", error="plain text: no control characters but new lines and tabs")],
+    **doc(f"A few words for the operator (at most {reports.MAX_DETAILS} characters)"))
 
 
 class SeatReportSchema(StrictSchema):

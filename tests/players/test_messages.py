@@ -115,6 +115,7 @@ def test_blocks_are_listed_and_bad_names_change_nothing(client):
         assert client.put("/me/blocks/Bob", headers=auth(ann["token"])).status_code == 200
     assert [b["name"] for b in client.get("/me/blocks", headers=auth(ann["token"])).get_json()["blocks"]] == ["Bob"]
     for method, name, status, code in (("put", "Nobody", 404, "player-not-found"), ("put", "ann", 422, "block-self"),
+                                       ("put", "B%00b", 404, "player-not-found"),
                                        ("delete", "Nobody", 404, "player-not-found")):
         response = getattr(client, method)(f"/me/blocks/{name}", headers=auth(ann["token"]))
         assert (response.status_code, response.get_json()["code"]) == (status, code)
@@ -170,6 +171,7 @@ def test_a_seat_reports_a_message_and_a_player_reports_a_player(client, players_
     ({"message_id": 1, "seat": 1, "reason": "abuse"}, 422, "validation-error"),
     ({"seat": 0, "reason": "bored"}, 422, "validation-error"),
     ({"seat": 0, "reason": "abuse", "details": "x" * 501}, 422, "validation-error"),
+    ({"seat": 0, "reason": "abuse", "details": "nul \x00 here"}, 422, "validation-error"),
     ({"message_id": 999999, "reason": "abuse"}, 404, "message-not-found"),
     ({"seat": "own", "reason": "abuse"}, 422, "report-target-invalid"),
     ({"message_id": "own", "reason": "abuse"}, 404, "message-not-found"),  # one's own message
@@ -181,7 +183,8 @@ def test_a_bad_report_is_a_problem_that_stores_nothing(client, players_game, bod
             **({"message_id": own["id"]} if body.get("message_id") == "own" else {})}
     response = client.post(f"/games/{game['id']}/reports", json=body, headers=auth(ann["token"]))
     assert (response.status_code, response.get_json()["code"]) == (status, code)
-    for bad in ({"player": "Nobody", "reason": "spam"}, {"player": "Ann", "reason": "spam"}):
+    for bad in ({"player": "Nobody", "reason": "spam"}, {"player": "Ann", "reason": "spam"},
+                {"player": "B\x00b", "reason": "spam"}):
         assert client.post("/reports", json=bad, headers=auth(ann["token"])).status_code in (404, 422)
     assert count(client.application, "reports") == 0
 
