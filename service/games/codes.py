@@ -22,7 +22,7 @@ REPLAY_CODES = {
 # Messages in a game (messages.py): (status, meaning).
 MESSAGE_CODES = {
     "message-empty": (422, "a message with no text (or only blanks)"),
-    "message-too-long": (422, "a message of more than 500 characters (after the blanks around it are taken off)"),
+    "message-too-long": (422, "a message of more than 500 characters"),
     "message-not-plain": (422, "a message holding a control character (a new line too) or a direction override: "
                                "messages are one line of plain text"),
     "too-many-messages": (429, "the seat wrote MESSAGES_PER_SEAT messages (default 10 a minute) already: wait "

@@ -11,10 +11,18 @@ from .messages import MAX_LENGTH
 from .table_game import MAX_SEAT
 
 
+# What the route takes, said as JSON Schema: what messages.clean takes, no more and no less (it
+# refuses the rest with codes of its own).
+_NOT_PLAIN = r"\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069"
+TEXT_PATTERN = f"^[^{_NOT_PLAIN}]*[^\\s{_NOT_PLAIN}][^{_NOT_PLAIN}]*$"
+
+
 class NewMessageSchema(StrictSchema):
-    text = f.String(required=True, **doc(
-        f"Plain text, 1 to {MAX_LENGTH} characters once the blanks around it are taken off; one line "
-        "(no control or direction characters). Kept as sent and never read as markup", example="Good luck!"))
+    text = f.String(required=True, metadata={
+        "description": f"Plain text of up to {MAX_LENGTH} characters, not all blank (the blanks around it are "
+                       "taken off); one line (no control or direction characters). Kept as sent and never read as markup. Blank: 422 "
+                       "`message-empty`; too long: `message-too-long`; not plain: `message-not-plain`",
+        "example": "Good luck!", "minLength": 1, "maxLength": MAX_LENGTH, "pattern": TEXT_PATTERN})
 
 
 class MessageSchema(ma.Schema):

@@ -34,16 +34,17 @@ _NOT_PLAIN = re.compile(r"[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u20
 
 
 def clean(text: str) -> str:
-    """The text to store: stripped of surrounding blanks, else a problem naming what is wrong."""
-    text = text.strip()
-    if not text:
-        raise Problem("message-empty", "the message is empty (or only blanks): write something")
+    """The text to store: as sent, less the blanks around it; else a problem naming what is wrong.
+    The length and the characters are judged as sent (openapi.yaml says the same, no more)."""
     if len(text) > MAX_LENGTH:
         raise Problem("message-too-long", f"the message has {len(text)} characters, at most {MAX_LENGTH} are taken")
     found = _NOT_PLAIN.search(text)
     if found:
         raise Problem("message-not-plain", f"the message holds a control or direction character "
                                            f"(U+{ord(found.group()):04X}): send one line of plain text")
+    text = text.strip()
+    if not text:
+        raise Problem("message-empty", "the message is empty (or only blanks): write something")
     return text
 
 

@@ -39,10 +39,10 @@ DETAILS = f.String(load_default=None, allow_none=True, validate=[
 
 
 class SeatReportSchema(StrictSchema):
+    seat = WholeNumber(required=True, validate=v.Range(0, MAX_SEAT), **doc(
+        "The seat reported (its holder): another seat of this game, a taken one", example=1))
     message_id = WholeNumber(validate=v.Range(1, 2**31 - 1), **doc(
-        "A message of another seat of this game (its `id`); give this or `seat`"))
-    seat = WholeNumber(validate=v.Range(0, MAX_SEAT), **doc("Another seat of this game (its holder); or `message_id`",
-                                                             example=1))
+        "One of that seat's messages, when it is a message you report (its `id`)"))
     reason = REASON
     details = DETAILS
 
@@ -98,8 +98,8 @@ def unblock_player(name):
 @problems(moderation, "malformed-json", "invalid-token", "account-suspended", "payload-too-large",
           "unsupported-media-type", "validation-error", "message-not-found", "report-target-invalid")
 def report_in_game(args, game_id):
-    """Report a message of another seat (`message_id`) or another seat's holder (`seat`) to the
-    operator, with a reason. Nobody else is told."""
+    """Report another seat's holder (`seat`), or one of its messages (`seat` and `message_id`), to
+    the operator, with a reason. Nobody else is told."""
     with store.transaction():
         game, seat = store.lock_seat(game_id, bearer_token())
         report = reports.by_seat(game, seat, args)

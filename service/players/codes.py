@@ -30,6 +30,8 @@ PLAYER_CODES = {
                                "nothing until it is unsuspended"),
     "invalid-watch-key": (401, "the watch key is missing, revoked, or not one of this game's"),
     "block-self": (422, "a player cannot block (or unblock) itself"),
-    "message-not-found": (404, "no message of another seat of this game has this id (or not one this seat sees)"),
-    "report-target-invalid": (422, "a report names another seat of the game (a taken one) or another player"),
+    "message-not-found": (404, "the seat reported wrote no message of this id in this game (or none this seat "
+                               "sees)"),
+    "report-target-invalid": (409, "a report names another seat of the game (a taken one) or another player, not "
+                                   "oneself"),
 }

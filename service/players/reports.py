@@ -27,21 +27,18 @@ def _player_of(game_id: str, seat: int) -> int | None:
 
 
 def by_seat(game, seat: int, args: dict) -> Report:
-    """A seat's report of a message of its game (another seat's, one it may see) or of another seat."""
-    message_id, reported = args.get("message_id"), args.get("seat")
-    if (message_id is None) == (reported is None):
-        raise Problem("validation-error", "name either a message (message_id) or a seat (seat), not both",
-                      errors={"message_id": ["give message_id or seat"]})
-    text = None
-    if message_id is not None:
-        row = db.session.get(GameMessage, message_id)
-        if row is None or row.game_id != game.id or row.seat == seat or \
-                row.seat in messages.hidden_from(game.id, seat):
-            raise Problem("message-not-found", "no message of another seat of this game has this id")
-        reported, text = row.seat, row.text
+    """A seat's report of another seat of its game (its holder), and of one of its messages when
+    `message_id` names one (one the reporting seat may see)."""
+    reported, message_id, text = args["seat"], args.get("message_id"), None
     target = _seat_row(game.id, reported)
     if reported == seat or target is None or target.name is None:
         raise Problem("report-target-invalid", "report another seat of this game, one that is taken")
+    if message_id is not None:
+        row = db.session.get(GameMessage, message_id)
+        if row is None or row.game_id != game.id or row.seat != reported or \
+                reported in messages.hidden_from(game.id, seat):
+            raise Problem("message-not-found", f"seat {reported} of this game wrote no message {message_id}")
+        text = row.text
     me = _seat_row(game.id, seat)
     return _file(args, game_id=game.id, reporter_seat=seat, reporter_name=me.name if me else None,
                  reporter_player_id=_player_of(game.id, seat), message_id=message_id, message_text=text,

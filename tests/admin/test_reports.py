@@ -8,9 +8,10 @@ from ..players.test_players import count
 from .support import admin, game_between, player, text_columns_holding
 
 
-def report_message(client, game: dict, by: dict, message_id: int, reason: str = "abuse") -> dict:
-    response = client.post(f"/games/{game['id']}/reports", json={"message_id": message_id, "reason": reason,
-                                                                 "details": "rude"}, headers=auth(by["token"]))
+def report_message(client, game: dict, by: dict, message: dict, reason: str = "abuse") -> dict:
+    response = client.post(f"/games/{game['id']}/reports", json={
+        "seat": message["seat"], "message_id": message["id"], "reason": reason, "details": "rude"},
+        headers=auth(by["token"]))
     assert response.status_code == 201, response.get_json()
     return response.get_json()
 
@@ -20,7 +21,7 @@ def test_reports_are_listed_and_closed_by_the_operator_and_audited(client, app):
     game = game_between(client, ann, bob)
     said = client.post(f"/games/{game['id']}/messages", json={"text": "you <i>fool</i>"},
                        headers=auth(bob["token"])).get_json()
-    first = report_message(client, game, ann, said["id"])
+    first = report_message(client, game, ann, said)
     second = client.post("/reports", json={"player": "Ann", "reason": "name"}, headers=auth(bob["token"])).get_json()
     listed = admin(app, "reports")["reports"]
     assert [r["id"] for r in listed] == [first["report_id"], second["report_id"]]
@@ -49,7 +50,7 @@ def test_erasing_a_player_takes_its_messages_and_its_name_in_reports(client, app
     game = game_between(client, ann, bob)
     said = client.post(f"/games/{game['id']}/messages", json={"text": "Annabel's own words"},
                        headers=auth(ann["token"])).get_json()
-    report_message(client, game, bob, said["id"])
+    report_message(client, game, bob, said)
     assert admin(app, "export", "Annabel")["games"][0]["messages_written"][0]["text"] == "Annabel's own words"
     admin(app, "erase", "Annabel", "--yes")
     assert text_columns_holding(app, ["Annabel"]) == []

@@ -64,6 +64,8 @@ def test_an_anonymous_two_seat_game_has_messages_too(client):
     ({"text": ""}, "message-empty"),
     ({"text": "   "}, "message-empty"),
     ({"text": "x" * 501}, "message-too-long"),
+    ({"text": "x" * 500 + " "}, "message-too-long"),  # judged as sent
+    ({"text": "\thi"}, "message-not-plain"),
     ({"text": "two\nlines"}, "message-not-plain"),
     ({"text": "bell\x07"}, "message-not-plain"),
     ({"text": "\u202eevil"}, "message-not-plain"),
@@ -153,8 +155,9 @@ def test_blocked_players_never_meet_in_open_challenges(client):
 def test_a_seat_reports_a_message_and_a_player_reports_a_player(client, players_game):
     ann, bob, game = players_game
     rude = say(client, game["id"], bob["token"], "rude words")
-    response = client.post(f"/games/{game['id']}/reports", json={"message_id": rude["id"], "reason": "abuse",
-                                                                 "details": "not nice"}, headers=auth(ann["token"]))
+    response = client.post(f"/games/{game['id']}/reports", json={"seat": rude["seat"], "message_id": rude["id"],
+                                                                 "reason": "abuse", "details": "not nice"},
+                           headers=auth(ann["token"]))
     assert response.status_code == 201 and response.get_json()["status"] == "open"
     response = client.post("/reports", json={"player": "bob", "reason": "name"}, headers=auth(ann["token"]))
     assert response.status_code == 201
@@ -167,25 +170,27 @@ def test_a_seat_reports_a_message_and_a_player_reports_a_player(client, players_
 
 
 @pytest.mark.parametrize("body, status, code", [
-    ({"reason": "abuse"}, 422, "validation-error"),  # neither a message nor a seat
-    ({"message_id": 1, "seat": 1, "reason": "abuse"}, 422, "validation-error"),
-    ({"seat": 0, "reason": "bored"}, 422, "validation-error"),
-    ({"seat": 0, "reason": "abuse", "details": "x" * 501}, 422, "validation-error"),
-    ({"seat": 0, "reason": "abuse", "details": "nul \x00 here"}, 422, "validation-error"),
-    ({"message_id": 999999, "reason": "abuse"}, 404, "message-not-found"),
-    ({"seat": "own", "reason": "abuse"}, 422, "report-target-invalid"),
-    ({"message_id": "own", "reason": "abuse"}, 404, "message-not-found"),  # one's own message
+    ({"reason": "abuse"}, 422, "validation-error"),  # no seat
+    ({"seat": 1, "reason": "bored"}, 422, "validation-error"),
+    ({"seat": 1, "reason": "abuse", "details": "x" * 501}, 422, "validation-error"),
+    ({"seat": 1, "reason": "abuse", "details": "nul \x00 here"}, 422, "validation-error"),
+    ({"seat": 9, "reason": "abuse"}, 422, "validation-error"),
+    ({"seat": "other", "message_id": 999999, "reason": "abuse"}, 404, "message-not-found"),
+    ({"seat": "own", "reason": "abuse"}, 409, "report-target-invalid"),
+    ({"seat": "other", "message_id": "own", "reason": "abuse"}, 404, "message-not-found"),  # Ann's, not Bob's
+    ({"seat": "own", "message_id": "own", "reason": "abuse"}, 409, "report-target-invalid"),
 ])
 def test_a_bad_report_is_a_problem_that_stores_nothing(client, players_game, body, status, code):
     ann, _, game = players_game
     own = say(client, game["id"], ann["token"], "mine")
-    body = {**body, **({"seat": game["seats"]["Ann"]} if body.get("seat") == "own" else {}),
+    seats = {"own": game["seats"]["Ann"], "other": game["seats"]["Bob"]}
+    body = {**body, **({"seat": seats[body["seat"]]} if body.get("seat") in seats else {}),
             **({"message_id": own["id"]} if body.get("message_id") == "own" else {})}
     response = client.post(f"/games/{game['id']}/reports", json=body, headers=auth(ann["token"]))
     assert (response.status_code, response.get_json()["code"]) == (status, code)
     for bad in ({"player": "Nobody", "reason": "spam"}, {"player": "Ann", "reason": "spam"},
                 {"player": "B\x00b", "reason": "spam"}):
-        assert client.post("/reports", json=bad, headers=auth(ann["token"])).status_code in (404, 422)
+        assert client.post("/reports", json=bad, headers=auth(ann["token"])).status_code in (404, 409)
     assert count(client.application, "reports") == 0
 
 
