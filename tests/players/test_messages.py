@@ -52,6 +52,11 @@ def test_messages_page_by_after_and_a_watcher_or_stranger_reads_none(client, pla
     response = client.get(f"/games/{game['id']}/messages", headers=auth(other["tokens"][0]))
     assert response.status_code == 401 and response.get_json()["code"] == "invalid-token"
     assert client.get(f"/games/{game['id']}/messages").status_code == 401
+    # A watcher never reads them: a watch key opens the public view, not the messages.
+    key = client.post(f"/games/{game['id']}/watch-links", headers=auth(ann["token"])).get_json()["key"]
+    assert client.get(f"/games/{game['id']}/public", headers=auth(key)).status_code == 200
+    assert "line 0" not in client.get(f"/games/{game['id']}/public", headers=auth(key)).get_data(as_text=True)
+    assert client.get(f"/games/{game['id']}/messages", headers=auth(key)).status_code == 401
 
 
 def test_an_anonymous_two_seat_game_has_messages_too(client):
