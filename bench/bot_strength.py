@@ -1,22 +1,24 @@
-"""How strong and how quick the reference bot is, in process with the rules engine.
+"""How strong and how quick the house bot's levels are, in process with the rules engine.
 
-    .venv/bin/python bench/bot_strength.py [--matches 200]
+    .venv/bin/python bench/bot_strength.py [--matches 1000] [--levels 1,2,3,4,5] [--think-seconds 0.5]
 
-Prints: the bot's match win rate against a random player and against itself with other --knock-at
-settings (seats alternate, seeded decks), and the time one decision takes.
+For each level L: L against L-1 and L against level 3 (the reference bot, today's house bot),
+seats alternating, decks seeded, matches to 100 under the standard rules. Prints the match win
+rate with its 95% Wilson interval, and each level's decision time (p50, p99). Level 3 against
+a random player, and the reference bot's --knock-at variants, as before with --reference.
 """
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import random
-import statistics
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from client import bot  # noqa: E402
+from client import bot, bot_levels, bot_model  # noqa: E402
 from service.rules import Match, Rules, action_from_dict, full_deck  # noqa: E402
 
 
@@ -28,9 +30,22 @@ def bot_player(knock_at=None):
     return lambda view: bot.choose_action(view, knock_at)
 
 
-def play(seed: int, players, timings: list | None = None) -> Match:
+def level_player(level: int, rng: random.Random, think_seconds: float, timings: list | None = None):
+    """A player at `level` with its own memory of the hand, as the account bot keeps one per game."""
+    memory = bot_model.Memory()
+
+    def play(view):
+        started = time.perf_counter()
+        action = bot_levels.decide(view, level, rng, memory, think_seconds).action
+        if timings is not None:
+            timings.append(time.perf_counter() - started)
+        return action
+    return play
+
+
+def play(seed: int, players, timings: list | None = None, preset: str = "standard") -> Match:
     rng = random.Random(seed)
-    match = Match.new(Rules.from_options(), first_dealer=rng.randrange(2))
+    match = Match.new(Rules.from_options(preset), first_dealer=rng.randrange(2))
     while not match.is_over:
         if match.needs_deal:
             deck = full_deck()
@@ -48,6 +63,11 @@ def play(seed: int, players, timings: list | None = None) -> Match:
 
 
 def win_rate(make_a, make_b, matches: int, timings=None) -> float:
+    return wins_of(make_a, make_b, matches, timings) / matches
+
+
+def wins_of(make_a, make_b, matches: int, timings=None) -> int:
+    """Matches `make_a`'s player wins of `matches`, seats alternating (a in seat 0 on even seeds)."""
     wins = 0
     for seed in range(matches):
         rng = random.Random(seed * 7919)
@@ -55,25 +75,60 @@ def win_rate(make_a, make_b, matches: int, timings=None) -> float:
         seats = (a, b) if seed % 2 == 0 else (b, a)
         match = play(seed, seats, timings if seed % 2 == 0 else None)
         wins += match.winner == (0 if seed % 2 == 0 else 1)
-    return wins / matches
+    return wins
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a proportion."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * q))] if ordered else float("nan")
+
+
+def pairing(level: int, other: int, matches: int, think: float, timings: dict) -> str:
+    mine = timings.setdefault(level, [])
+    started = time.perf_counter()
+    wins = wins_of(lambda rng: level_player(level, random.Random(rng.random()), think, mine),
+                   lambda rng: level_player(other, random.Random(rng.random()), think), matches)
+    low, high = wilson(wins, matches)
+    return (f"level {level} v level {other}: {wins / matches:.1%} of {matches} matches "
+            f"(95% CI {low:.1%}-{high:.1%}), {time.perf_counter() - started:.0f} s")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--matches", type=int, default=200)
+    parser.add_argument("--matches", type=int, default=1000)
+    parser.add_argument("--levels", default="1,2,3,4,5", help="the levels to measure, comma-separated")
+    parser.add_argument("--think-seconds", type=float, default=bot_levels.DEFAULT_THINK_SECONDS,
+                        help="level 5's time per decision")
+    parser.add_argument("--reference", action="store_true", help="also the reference bot v random and --knock-at")
     args = parser.parse_args()
-    print(f"command: .venv/bin/python bench/bot_strength.py --matches {args.matches}")
-    timings: list[float] = []
-    started = time.perf_counter()
-    rate = win_rate(lambda rng: bot_player(), lambda rng: random_player(rng), args.matches, timings)
-    print(f"bot (default) v random: {rate:.1%} of {args.matches} matches to 100 "
-          f"({time.perf_counter() - started:.1f} s)")
-    for knock_at in (0, 4, 10):
-        rate = win_rate(lambda rng: bot_player(), lambda rng, k=knock_at: bot_player(k), args.matches)
-        print(f"bot (default) v bot --knock-at {knock_at}: {rate:.1%}")
-    timings.sort()
-    print(f"decision time: median {statistics.median(timings) * 1e6:.0f} us, "
-          f"p99 {timings[int(len(timings) * 0.99)] * 1e6:.0f} us over {len(timings)} decisions")
+    levels = [int(x) for x in args.levels.split(",")]
+    print(f"command: .venv/bin/python bench/bot_strength.py --matches {args.matches} --levels {args.levels} "
+          f"--think-seconds {args.think_seconds}{' --reference' if args.reference else ''}", flush=True)
+    timings: dict[int, list[float]] = {}
+    for level in levels:
+        opponents = sorted({level - 1, 3} - {level, 0})
+        for other in opponents:
+            print(pairing(level, other, args.matches, args.think_seconds, timings), flush=True)
+    for level in sorted(timings):
+        spent = timings[level]
+        print(f"level {level} decision time: p50 {percentile(spent, 0.5) * 1e3:.2f} ms, "
+              f"p99 {percentile(spent, 0.99) * 1e3:.2f} ms over {len(spent)} decisions")
+    if args.reference:
+        rate = win_rate(lambda rng: bot_player(), lambda rng: random_player(rng), args.matches)
+        print(f"bot (default) v random: {rate:.1%} of {args.matches} matches to 100")
+        for knock_at in (0, 4, 10):
+            rate = win_rate(lambda rng: bot_player(), lambda rng, k=knock_at: bot_player(k), args.matches)
+            print(f"bot (default) v bot --knock-at {knock_at}: {rate:.1%}")
 
 
 if __name__ == "__main__":

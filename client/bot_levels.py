@@ -1,0 +1,248 @@
+"""The house bot's five levels: `decide(view, level, rng, memory, think_seconds) -> bot.Decision`.
+
+    1  a beginner: takes a pile card only now and then when it makes a meld, throws a deadwood card
+       at random, notices it may knock only half the time and never holds for gin
+    2  a casual player: the reference bot's draws, now and then the second-best discard, knocks as
+       soon as it may
+    3  the reference bot (bot.decide), unchanged
+    4  reads the table: what the opponent took, threw and passed on (bot_model.py) tells which
+       discards feed it and which draws are still live; knocks when the undercut risk, from
+       sampled opponent hands, is low, and holds for gin when gin is near and the hand young
+    5  level 4, then weighs its best discards (and knocking) by determinised sampling: opponent
+       hands and stock orders consistent with the view, a few turns played out by the reference
+       policy, within `think_seconds` per decision
+
+Every level decides from the seat's own view (and, for 4 and 5, a Memory of its own earlier moves
+in the hand): never from the stock's order or the opponent's hand. Mahjong gin, the first-dealer
+choice and big gin are played by the reference bot at every level. Needs only `requests` (through
+bot.py) and the files beside it.
+"""
+from __future__ import annotations
+
+import os
+import random
+import sys
+import time
+
+if __package__:  # as part of the `client` package
+    from . import bot, bot_model
+else:  # a script, with bot.py, bot_model.py and gin*.py beside it
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import bot
+    import bot_model
+
+Decision = bot.Decision
+deadwood, card_points = bot.deadwood, bot.card_points
+best_discard = bot_model.best_discard
+LEVELS = (1, 2, 3, 4, 5)
+DEFAULT_LEVEL = 3
+DEFAULT_THINK_SECONDS = 0.5
+DESCRIPTIONS = {
+    1: "a beginner: random among sensible moves, misses chances to knock and never waits for gin",
+    2: "a casual player: takes what helps, sometimes throws the wrong card, knocks as soon as it can",
+    3: "the reference bot: greedy, knocks early or holds for gin",
+    4: "reads the table: what you took, threw and passed; weighs the undercut before knocking",
+    5: "level 4 plus look-ahead: plays out sampled hands for its discards (the strongest)",
+}
+
+
+def decide(view: dict, level: int = DEFAULT_LEVEL, rng: random.Random | None = None,
+           memory: bot_model.Memory | None = None, think_seconds: float | None = DEFAULT_THINK_SECONDS,
+           rollouts: int | None = None) -> Decision:
+    """The move at `level` for this view (one of its legal actions). `rng`: the level's chance
+    (seed it for a repeatable decision); `memory`: this game's Memory (levels 4 and 5 read it);
+    level 5 samples until `think_seconds` pass, or exactly `rollouts` times when given."""
+    if level not in LEVELS:
+        raise ValueError(f"no level {level!r}: choose one of {LEVELS}")
+    rng = rng or random.Random()
+    if memory is not None:
+        memory.observe(view)
+    decision = _decide(view, level, rng, memory, think_seconds, rollouts)
+    if memory is not None:
+        memory.record(decision.action)
+    return decision
+
+
+def _decide(view, level, rng, memory, think_seconds, rollouts) -> Decision:
+    legal = [a for a in view.get("legal_actions") or [] if a.get("type") != "resign"]
+    kinds = {a["type"] for a in legal}
+    if level == 3 or "table" in view or kinds & {"big_gin", "choose_dealer"} or not legal:
+        return bot.decide(view)
+    hand = list(view.get("hand") or [])
+    before = bot._held_deadwood(hand)
+    if kinds & {"discard", "knock"}:
+        if level == 1:
+            return _beginner_discard(view, hand, legal, before, rng)
+        if level == 2:
+            return _casual_discard(view, hand, legal, before, rng)
+        return _reading_discard(view, hand, legal, before, rng, memory, level, think_seconds, rollouts)
+    if level == 1 and rng.random() < 0.5:  # half the time it does not look at the pile at all
+        return _draw_blind(legal, before)
+    return bot.decide(view)
+
+
+# -- levels 1 and 2 -------------------------------------------------------------------------------
+
+def _draw_blind(legal: list[dict], before: int) -> Decision:
+    for action in legal:
+        if action["type"] == "draw" and action.get("from") == "stock":
+            return Decision(action, before, None, "draws without looking at the pile")
+    passes = [a for a in legal if a["type"] == "pass"]
+    return Decision(passes[0] if passes else legal[0], before, None, "does not want the upcard")
+
+
+def _beginner_discard(view, hand, legal, before, rng) -> Decision:
+    knocks = {a["discard"]: a for a in legal if a["type"] == "knock"}
+    discards = {a["card"]: a for a in legal if a["type"] == "discard"}
+    if knocks and (not discards or rng.random() < 0.5):  # sees it may knock half the time, any knock will do
+        card = rng.choice(sorted(knocks))
+        return Decision(knocks[card], before, deadwood([c for c in hand if c != card]), "knocks")
+    _, dead, _ = bot.arrange(hand)
+    loose = [c for c in dead if c in discards] or sorted(discards)
+    card = rng.choice(loose)
+    return Decision(discards[card], before, deadwood([c for c in hand if c != card]), f"throws {card}")
+
+
+def _casual_discard(view, hand, legal, before, rng) -> Decision:
+    knocks = {a["discard"]: a for a in legal if a["type"] == "knock"}
+    discards = {a["card"]: a for a in legal if a["type"] == "discard"}
+    if knocks:  # knocks the first time it may, with the card that leaves the least
+        left, card = min((deadwood([c for c in hand if c != k]), k) for k in knocks)
+        return Decision(knocks[card], before, left, "gin" if left == 0 else f"knock with {left}")
+    ranked = sorted(discards, key=lambda c: bot.discard_cost(c, hand, view))
+    card = ranked[1] if len(ranked) > 1 and rng.random() < 0.3 else ranked[0]
+    return Decision(discards[card], before, deadwood([c for c in hand if c != card]), f"throws {card}")
+
+
+# -- levels 4 and 5 -------------------------------------------------------------------------------
+
+def _reading_discard(view, hand, legal, before, rng, memory, level, think_seconds, rollouts) -> Decision:
+    model = bot_model.Model(view, memory)
+    chance = model.held_chance()
+    knocks = {a["discard"]: a for a in legal if a["type"] == "knock"}
+    discards = {a["card"]: a for a in legal if a["type"] == "discard"}
+    scored = sorted((_discard_score(model, chance, hand, c), c) for c in discards)
+    if knocks:
+        left, card = min((deadwood([c for c in hand if c != k]), k) for k in knocks)
+        if left == 0 or not discards:
+            return Decision(knocks[card], before, left, "gin" if left == 0 else "must knock")
+        rest = [c for c in hand if c != card]
+        risk = model.undercut_chance(rest, rng)
+        if _knock_now(model, rest, left, risk):
+            return Decision(knocks[card], before, left, f"knock with {left} (undercut risk {risk:.0%})")
+        if level == 5:
+            options = [("knock", card)] + [("discard", c) for _, c in scored[:2]]
+            choice = _sampled_choice(model, hand, options, rng, think_seconds, rollouts)
+            if choice[0] == "knock":
+                return Decision(knocks[card], before, left, f"knock with {left} (sampled; risk {risk:.0%})")
+            return _discard_decision(discards, hand, before, choice[1], "sampled")
+        return _discard_decision(discards, hand, before, scored[0][1], f"holds on ({risk:.0%} undercut risk)")
+    if level == 5 and len(scored) > 1:
+        options = [("discard", c) for _, c in scored[:3]]
+        choice = _sampled_choice(model, hand, options, rng, think_seconds, rollouts)
+        return _discard_decision(discards, hand, before, choice[1], "sampled")
+    return _discard_decision(discards, hand, before, scored[0][1], "reads the table")
+
+
+def _discard_decision(discards, hand, before, card, why) -> Decision:
+    return Decision(discards[card], before, deadwood([c for c in hand if c != card]), f"{why}: {card}")
+
+
+def _discard_score(model: bot_model.Model, chance: dict, hand: list[str], card: str) -> float:
+    """Lower is a better discard: the reference bot's cost (deadwood left, live partners kept),
+    plus the chance the card completes a meld for the opponent as the model reads its hand, less
+    the live outs the rest keeps."""
+    rest = [c for c in hand if c != card]
+    return bot.discard_cost(card, hand, model.view) + 5.0 * model.feed_risk(card, chance) \
+        - 0.25 * model.outs(rest, chance)
+
+
+def _knock_now(model: bot_model.Model, rest: list[str], left: int, risk: float) -> bool:
+    """Knock now, or play on? When the reference bot would (the hand's first turns, the last
+    ones) unless sampled opponent hands say an undercut is likely; in between, only when an
+    undercut is very unlikely and gin is not a card or two away."""
+    if bot.should_knock(left, model.view, None):
+        return risk < 0.6
+    if left <= 3 and model.stock >= 16 and _gin_outs(model, rest) >= 3:
+        return False  # hold for gin: it is near, and the opponent's hand is young
+    return risk <= 0.05 and left <= 6
+
+
+def _gin_outs(model: bot_model.Model, rest: list[str]) -> int:
+    return sum(1 for u in model.unseen if best_discard(rest + [u])[0] == 0)
+
+
+# -- level 5: determinised sampling -------------------------------------------------------------
+
+def _sampled_choice(model, hand, options, rng, think_seconds, rollouts) -> tuple[str, str]:
+    """The option with the best mean outcome over determinisations (the same ones for every
+    option): an opponent hand and a stock order drawn consistently with the view."""
+    totals = {option: 0.0 for option in options}
+    done, deadline = 0, time.perf_counter() + (think_seconds or 0.0)
+    while True:
+        if rollouts is not None:
+            if done >= rollouts:
+                break
+        elif done > 0 and time.perf_counter() >= deadline:
+            break
+        opponent = model.sample_hand(rng, extra=0)
+        stock = [c for c in model.unseen if c not in opponent]
+        rng.shuffle(stock)
+        stock = stock[:model.stock]
+        for option in options:
+            totals[option] += _rollout(model, hand, option, opponent, stock)
+        done += 1
+    return max(options, key=lambda option: (totals[option], option == options[-1]))
+
+
+def _rollout(model, hand, option, opponent, stock, turns: int = 3) -> float:
+    """Our points (positive: ours) after `option` and a few turns of the reference policy each."""
+    kind, card = option
+    mine = [c for c in hand if c != card]
+    theirs, stock, pile = list(opponent), list(stock), model.pile + [card]
+    if kind == "knock":
+        return _settle(mine, theirs, model)
+    for _ in range(turns):
+        for side in ("theirs", "mine"):
+            cards = theirs if side == "theirs" else mine
+            knocked = _sim_turn(cards, stock, pile, model.knock_limit)
+            if knocked is None:  # the stock ran out: a void hand
+                return 0.0
+            if knocked:
+                value = _settle(cards, mine if side == "theirs" else theirs, model)
+                return -value if side == "theirs" else value
+    return 0.5 * (deadwood(theirs) - deadwood(mine))
+
+
+def _sim_turn(cards: list[str], stock: list[str], pile: list[str], knock_limit: int) -> bool | None:
+    """One turn of the reference policy on plain lists: take the top of the pile when it lowers
+    the deadwood, else draw; throw the card leaving the least; knock at 4 or less (or late)."""
+    if len(stock) <= 2:
+        return None
+    now = deadwood(cards)
+    top = pile[-1] if pile else None
+    taken = None
+    if top is not None:
+        after, throw = best_discard(cards + [top], forbidden=top)
+        if after < now and after <= now - card_points(top) + 1:
+            taken = top
+            pile.pop()
+    if taken is None:
+        cards.append(stock.pop())
+        after, throw = best_discard(cards)
+    else:
+        cards.append(taken)
+    cards.remove(throw)
+    pile.append(throw)
+    return after <= knock_limit and (after <= 4 or len(stock) <= 6)
+
+
+def _settle(knocker: list[str], defender: list[str], model) -> float:
+    """The knocker's points (negative: an undercut) by the usual scoring, layoffs approximated."""
+    melds, _, mine = bot.arrange(knocker)
+    if mine == 0:
+        return model.gin_bonus + deadwood(defender)
+    theirs = bot_model.after_layoffs(defender, melds)
+    if theirs <= mine:
+        return -(model.undercut_bonus + mine - theirs)
+    return theirs - mine
