@@ -57,6 +57,8 @@ class Seat(db.Model):
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), nullable=False)
     seat: Mapped[int] = mapped_column(Integer, nullable=False)  # 0 = creator, 1 = joiner
     name: Mapped[str | None] = mapped_column(String(40))  # null until the seat is taken
+    # The level (1-5) the house bot plays this seat at, asked for in the challenge; null otherwise.
+    bot_level: Mapped[int | None] = mapped_column(Integer)
     # SHA-256 hex of the bearer token / invite code; the secrets themselves are never stored.
     token_hash: Mapped[str | None] = mapped_column(String(64), unique=True)
     invite_hash: Mapped[str | None] = mapped_column(String(64))

@@ -1,4 +1,5 @@
-"""What a move reads, in one statement: the game's row, the seat, both names, the last event
+"""What a move reads, in one statement: the game's row, the seat, both names (and the house bot's
+level, if it holds a seat), the last event
 number, the latest deal's commitment and the revealed deals, the move clock, whether each change
 hook has work, whether the game has vacations, and with an Idempotency-Key its first answer. On
 PostgreSQL the game's row lock is taken in a statement of its own, sent in the same message."""
@@ -22,9 +23,9 @@ CLOCK_FIELDS = ("move_time_hours", "turn_seat", "turn_started_at", "deadline_at"
 DEAL_FIELDS = ("hand", "deck", "salt", "commitment")
 
 
-def _name_of(seat: int):
+def _name_of(seat: int, column: str = "name"):
     named = _seats.alias(f"seat{seat}")  # not the token's seats row, which the outer query joins
-    return select(named.c.name).where(named.c.game_id == _games.c.id, named.c.seat == seat).scalar_subquery()
+    return select(named.c[column]).where(named.c.game_id == _games.c.id, named.c.seat == seat).scalar_subquery()
 
 
 def _revealed_deals(dialect: str):
@@ -47,6 +48,7 @@ def _built_read_statement(dialect: str, with_key: bool, hooks: tuple, opens_seat
     columns = [
         _games.c.id, _games.c.version, _games.c.state, _seats.c.seat,
         _name_of(0).label("name0"), _name_of(1).label("name1"),
+        _name_of(0, "bot_level").label("level0"), _name_of(1, "bot_level").label("level1"),  # the house bot's
         select(func.max(_events.c.seq)).where(_events.c.game_id == _games.c.id).scalar_subquery().label("last_seq"),
         latest_deal.with_only_columns(_deals.c.hand).scalar_subquery().label("latest_hand"),
         latest_deal.with_only_columns(_deals.c.commitment).scalar_subquery().label("latest_commitment"),

@@ -123,7 +123,7 @@ def record(connection, row, match, actor: int | None, action, events: list[dict]
             text = views.publish_views(game, match)[row.seat]
             return version, json.loads(text), text
 
-    common = views.envelope(row.id, version, status, [(0, row.name0), (1, row.name1)], deadline, commitment, revealed,
+    common = views.envelope(row.id, version, status, [(0, row.name0, row.level0), (1, row.name1, row.level1)], deadline, commitment, revealed,
                             kind="game")
     if knock_decks:
         common.update(second_deck.view_part(row.id))

@@ -120,6 +120,8 @@ class MatchResultSchema(EngineRecord):
 class PlayerSchema(ma.Schema):
     seat = seat_field(required=True)
     name = f.String(required=True, allow_none=True, **doc("null until the seat is taken"))
+    level = f.Integer(validate=v.Range(1, 5), **doc(
+        "The house bot's seat only: the level (1-5) it plays at, chosen in the challenge (3: the reference bot)"))
 
 
 class RevealedDealSchema(ma.Schema):

@@ -32,7 +32,8 @@ def over_already(match: Match | TableGame, hand: int) -> bool:
 
 _DEALS = (select(_deals.c.hand, _deals.c.deck, _deals.c.salt, _deals.c.commitment, _deals.c.revealed)
           .where(_deals.c.game_id == bindparam("game")).order_by(_deals.c.hand))
-_NAMES = select(_seats.c.seat, _seats.c.name).where(_seats.c.game_id == bindparam("game")).order_by(_seats.c.seat)
+_NAMES = (select(_seats.c.seat, _seats.c.name, _seats.c.bot_level).where(_seats.c.game_id == bindparam("game"))
+          .order_by(_seats.c.seat))
 
 
 def views_for(game: Game, match: Match | TableGame | None, seats=None) -> dict[int, dict]:
@@ -40,7 +41,7 @@ def views_for(game: Game, match: Match | TableGame | None, seats=None) -> dict[i
     connection = db.session.connection()
     game_deals = connection.execute(_DEALS, {"game": game.id}).all()
     names = connection.execute(_NAMES, {"game": game.id}).all()
-    seats = [seat for seat, _ in names] if seats is None else seats
+    seats = [row.seat for row in names] if seats is None else seats
     table = isinstance(match, TableGame) or (match is None and len(names) > 2)
     current = next((d for d in game_deals if match and not table and d.hand == match.hand_number), None)
     common = envelope(game.id, game.version, game.status, names, deadlines.deadline_of(game.id),
@@ -65,7 +66,8 @@ def views_for(game: Game, match: Match | TableGame | None, seats=None) -> dict[i
 def envelope(game_id: str, version: int, status: str, names: list[tuple], deadline, commitment: str | None,
              revealed: list[tuple], *, kind: str) -> dict:
     """What every seat's view carries besides the engine's view: the one place it is built, for
-    views_for and the move path (service/games/moves.py) alike. `names`: (seat, name) in seat order;
+    views_for and the move path (service/games/moves.py) alike. `names`: (seat, name, house bot's
+    level or None) in seat order;
     `revealed`: (hand, deck, salt, commitment) of each finished hand, in hand order; `kind`: "game"
     (two seats, a GameView) or "table" (a TableView), what a client switches on."""
     return {
@@ -73,12 +75,17 @@ def envelope(game_id: str, version: int, status: str, names: list[tuple], deadli
         "game_id": game_id,
         "version": version,
         "status": status,
-        "players": [{"seat": seat, "name": name} for seat, name in names],
+        "players": [_player(*named) for named in names],
         "deadline": _iso(deadline),
         "deal_commitment": commitment,
         "revealed_deals": [{"hand": hand, "deck": deck, "salt": salt, "commitment": committed}
                            for hand, deck, salt, committed in revealed],
     }
+
+
+def _player(seat: int, name: str | None, level: int | None = None) -> dict:
+    """A seat's entry in `players`; the house bot's seat also says the level it plays at."""
+    return {"seat": seat, "name": name} if level is None else {"seat": seat, "name": name, "level": level}
 
 
 def view_text(view: dict) -> str:

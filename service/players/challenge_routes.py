@@ -26,7 +26,7 @@ challenge_routes.before_request(require_json_body)
 CHALLENGE_EXAMPLE = {
     "challenge_id": "c7Hq0tq4s8m1PZk2w9lX3A", "from": "Ann", "to": "Bob",
     "rules": {"preset": "standard", "target": 100, "knock_limit": 10}, "move_time_hours": 72, "opponent": "any",
-    "status": "pending", "reason": None, "game_id": None, "rematch_of": None, "rated": True,
+    "status": "pending", "reason": None, "game_id": None, "rematch_of": None, "rated": True, "level": None,
     "created_at": "2030-01-01T12:00:00+00:00", "expires_at": "2030-01-04T12:00:00+00:00"}
 
 
@@ -36,15 +36,16 @@ CHALLENGE_EXAMPLE = {
 @challenge_routes.response(201, ChallengeSchema, example=CHALLENGE_EXAMPLE)
 @problems(challenge_routes, "invalid-token", "malformed-json", "payload-too-large", "unsupported-media-type",
           "validation-error", "invalid-option", "unknown-player", "challenge-to-self", "too-many-pending-offers",
-          "too-many-offers-to-player")
+          "too-many-offers-to-player", "level-not-house-bot")
 def create_challenge(args):
     """Challenge a named player (who hears of it on their stream), or anyone (`to` left out), optionally
-    bots only or humans only. It lapses after expires_in_hours."""
+    bots only or humans only. It lapses after expires_in_hours. To the house bot, `level` (1-5,
+    default 3) is the level it plays at; the game's `players` shows it on the bot's seat."""
     rules, now = Rules.from_dict(args["rules"]), deadlines.now()
     with store.transaction():
         challenger = accounts.current()
         challenge = challenges.offer(challenger, args.get("to"), rules, args["move_time_hours"], args["opponent"],
-                                     args["expires_in_hours"], now, rated=args["rated"])
+                                     args["expires_in_hours"], now, rated=args["rated"], level=args.get("level"))
         body = challenges.describe(challenge, now)
     return body, 201
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from flask import current_app
 from sqlalchemy import select
 
 from ..core.errors import Problem
@@ -21,6 +22,7 @@ from .models import Challenge, Player
 PENDING, ACCEPTED, DECLINED, CANCELLED, EXPIRED = "pending", "accepted", "declined", "cancelled", "expired"
 DECLINE_REASONS = ("busy", "rules", "move-time", "opponent", "other")
 OPPONENT_KINDS = ("any", "bot", "human")
+BOT_LEVELS, DEFAULT_BOT_LEVEL = range(1, 6), 3  # the house bot's levels (client/bot_levels.py)
 REMATCH_HOURS = 72  # how long a rematch offer stands
 
 
@@ -42,7 +44,8 @@ def describe(challenge: Challenge, now) -> dict:
             "to": None if seats else names.get(challenge.target_id), "seats": seats, "rules": challenge.rules,
             "move_time_hours": challenge.move_time_hours, "opponent": challenge.opponent,
             "status": status_of(challenge, now), "reason": challenge.reason, "game_id": challenge.game_id,
-            "rematch_of": challenge.rematch_of, "rated": challenge.rated, "created_at": _aware(challenge.created_at).isoformat(),
+            "rematch_of": challenge.rematch_of, "rated": challenge.rated, "level": challenge.level,
+            "created_at": _aware(challenge.created_at).isoformat(),
             "expires_at": _aware(challenge.expires_at).isoformat()}
 
 
@@ -50,8 +53,24 @@ def _fits(player: Player, kind: str) -> bool:
     return kind == "any" or (kind == "bot") == player.bot
 
 
+def is_house_bot(player: Player | None) -> bool:
+    """Whether `player` is the house bot (the bot account named HOUSE_BOT_NAME), which plays at levels."""
+    name = current_app.config.get("HOUSE_BOT_NAME")
+    return bool(player is not None and player.bot and name and player.name_key == accounts.name_key(name))
+
+
+def _level_for(target: Player | None, level: int | None) -> int | None:
+    """The level the house bot is asked to play at (3 when not said); a level for anyone else is refused."""
+    if not is_house_bot(target):
+        if level is not None:
+            raise Problem("level-not-house-bot", "a level is asked of the house bot only (GET /house-bot names it): "
+                                                 "leave `level` out for another player or an open challenge")
+        return None
+    return DEFAULT_BOT_LEVEL if level is None else level
+
+
 def offer(challenger: Player, to: str | None, rules: Rules, move_time_hours: int | None, opponent: str,
-          expires_in_hours: int, now, rated: bool = True) -> Challenge:
+          expires_in_hours: int, now, rated: bool = True, level: int | None = None) -> Challenge:
     target = None
     if to is not None:
         target = accounts.by_name(to)
@@ -63,10 +82,11 @@ def offer(challenger: Player, to: str | None, rules: Rules, move_time_hours: int
             raise Problem("unknown-player", f"no {kind} is called {to!r}")
         if target.id == challenger.id:
             raise Problem("challenge-to-self", "you cannot challenge yourself")
+    level = _level_for(target, level)
     limits.check(challenger.id, target.id if target else None, now)
     challenge = Challenge(id=new_game_id(), challenger_id=challenger.id, target_id=target.id if target else None,
                           rules=rules.to_dict(), move_time_hours=move_time_hours, opponent=opponent,
-                          challenger_seat=0, status=PENDING, rated=rated, created_at=now,
+                          challenger_seat=0, status=PENDING, rated=rated, level=level, created_at=now,
                           expires_at=now + timedelta(hours=expires_in_hours))
     db.session.add(challenge)
     db.session.flush()
@@ -120,6 +140,9 @@ def accept(challenge_id: str, player: Player, now) -> tuple[Challenge, Game | No
     feed.lock_players([challenger.id, player.id])  # in id order, before any event is added
     seat_of = {challenge.challenger_seat: challenger, 1 - challenge.challenger_seat: player}
     game, _, invite = seating.create_game(Rules.from_dict(challenge.rules), seat_of[0].name, challenge.move_time_hours)
+    for seat in game.seats:  # before the deal, so that every view (the bot's first your_turn too) shows it
+        if challenge.level is not None and is_house_bot(seat_of[seat.seat]):
+            seat.bot_level = challenge.level
     for seat, who in seat_of.items():
         accounts.bind(game.id, seat, who)
     challenge.status, challenge.game_id = ACCEPTED, game.id
@@ -176,7 +199,7 @@ def offer_rematch(game: Game, seat: int, now) -> Challenge:
     at_table = len(game.seats) > 2
     challenge = Challenge(id=new_game_id(), challenger_id=players[seat], target_id=players[1 - seat] if not at_table
                           else None, rules=game.rules, move_time_hours=clock.move_time_hours if clock else None,
-                          opponent="any", challenger_seat=seat, rated=_was_rated(game.id),
+                          opponent="any", challenger_seat=seat, rated=_was_rated(game.id), level=_level_of(game.id),
                           first_dealer=None if at_table else 1 - (game.first_dealer or 0), status=PENDING,
                           rematch_of=game.id, created_at=now, expires_at=now + timedelta(hours=REMATCH_HOURS))
     db.session.add(challenge)
@@ -191,6 +214,11 @@ def offer_rematch(game: Game, seat: int, now) -> Challenge:
 def _was_rated(game_id: str) -> bool:
     """A rematch is rated as the game it follows was (by its challenge, or as POST /me/games made it)."""
     return ratings.is_rated(game_id)
+
+
+def _level_of(game_id: str) -> int | None:
+    """A rematch of a game against the house bot is played at the same level."""
+    return db.session.execute(select(Challenge.level).where(Challenge.game_id == game_id)).scalar()
 
 
 def rematch_links(game_id: str) -> dict:

@@ -25,6 +25,8 @@ PLAYER_CODES = {
     "already-seated": (409, "this player already holds a seat of this game"),
     "rematch-unavailable": (409, "a rematch needs a finished match and is offered once: a challenge when every seat "
                                  "is a player's, a seat rematch (two seats) otherwise"),
+    "level-not-house-bot": (422, "a challenge's `level` is for the house bot only (GET /house-bot), not another "
+                                 "player or an open challenge"),
     "no-house-bot": (404, "this server runs no house bot (or it has not registered its account yet)"),
     "account-suspended": (403, "an operator suspended this player: its token and every seat bound to it open "
                                "nothing until it is unsuspended"),

@@ -110,6 +110,7 @@ class Challenge(db.Model):
     game_id: Mapped[str | None] = mapped_column(ForeignKey("games.id", ondelete="SET NULL"))  # made on accept
     rematch_of: Mapped[str | None] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), unique=True)
     rated: Mapped[bool] = mapped_column(Boolean, nullable=False, default=True, server_default=true())
+    level: Mapped[int | None] = mapped_column(Integer)  # to the house bot only: the level it plays at (1-5)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
     expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
 

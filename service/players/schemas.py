@@ -168,6 +168,9 @@ class NewChallengeSchema(StrictSchema):
                                    **doc("The challenge lapses after this many hours (default 72)"))
     rated = JsonBoolean(load_default=True, **doc("false: the match moves nobody's rating (default true: a "
                                                 "two-seat match between two players is rated)"))
+    level = WholeNumber(validate=v.Range(1, 5), **doc(
+        "To the house bot only (`to` its name): the level it plays at, 1 (a beginner) to 5 (the strongest); "
+        "default 3, the reference bot. Refused (`level-not-house-bot`) in any other challenge", example=4))
 
 
 class RematchSeatSchema(ma.Schema):
@@ -191,6 +194,8 @@ class ChallengeSchema(ma.Schema):
     rematch_of = f.String(required=True, allow_none=True, **doc("A rematch: the finished game it follows"))
     rated = f.Boolean(required=True, **doc("Whether the match moves the players' ratings (a rematch: as the "
                                            "game it follows)"))
+    level = f.Integer(required=True, allow_none=True, validate=v.Range(1, 5), **doc(
+        "A challenge to the house bot: the level it plays at (1-5); null for any other"))
     seats = f.List(f.Nested(RematchSeatSchema), required=True, allow_none=True, **doc(
         "A rematch at a table only (then `to` is null): every seat, its player and answer; the game is made "
         "when all have accepted, and one decline ends it"))
