@@ -6,8 +6,10 @@
 
 It listens on GET /me/stream (resuming with Last-Event-ID after a dropped connection or a server
 restart), accepts the challenges that fit its settings (declining the others with a reason code),
-accepts rematches, and plays every `your_turn` with the reference bot's decision (bot.decide),
-logging one line per decision, and one line per finished match with what it did to its rating. Needs only `requests`, and beside this file bot.py, gin.py, its
+accepts rematches, and plays every `your_turn` at the level the challenger chose (bot_levels.py:
+the level is on the bot's seat in the view's `players`; 3, the reference bot's bot.decide, when
+none is), logging one line per decision with its level, and one line per finished match with what
+it did to its rating. Level 5 thinks --think-seconds per decision. Needs only `requests`, and beside this file bot.py, gin.py, its
 gin_*.py modules and api.py. With --register NAME and no token in --token-file yet, it makes its own
 bot account first and keeps the token in that file (the Procfile's `bot:` line runs the house bot
 this way).
@@ -18,6 +20,7 @@ import argparse
 import json
 import logging
 import os
+import random
 import sys
 import threading
 import time
@@ -27,22 +30,27 @@ import requests
 import urllib3  # installed with requests: a stream read raw raises its errors
 
 if __package__:  # as part of the `client` package
-    from . import api as http, bot
+    from . import api as http, bot, bot_levels, bot_model
 else:  # as a script, with bot.py (and gin.py, its gin_*.py modules, api.py) beside it
     _here = os.path.dirname(os.path.abspath(__file__))
     if _here not in sys.path:  # python -P or -I, or loaded by its path from elsewhere
         sys.path.insert(0, _here)
     import api as http
     import bot  # by name: in sys.modules, where dataclasses look their module up
+    import bot_levels
+    import bot_model
 
 log = logging.getLogger("gin.account_bot")
 
 
 class AccountBot:
     def __init__(self, server: str, token: str, presets: set[str] | None = None, max_move_hours: int | None = None,
-                 max_games: int = 10, take_open: bool = False, knock_at: int | None = None):
+                 max_games: int = 10, take_open: bool = False, knock_at: int | None = None,
+                 think_seconds: float = bot_levels.DEFAULT_THINK_SECONDS):
         self.server, self.presets, self.max_move_hours = server.rstrip("/"), presets, max_move_hours
         self.max_games, self.take_open, self.knock_at = max_games, take_open, knock_at
+        self.think_seconds = think_seconds
+        self.memories: dict[str, bot_model.Memory] = {}  # per game: what levels 4 and 5 saw and did in the hand
         self.session = requests.Session()
         self.session.headers.update({"Authorization": f"Bearer {token}", "User-Agent": "gin-account-bot/0.1"})
         self.last_event_id: int | None = None
@@ -84,8 +92,14 @@ class AccountBot:
     def play(self, game_id: str, view: dict) -> None:
         if view.get("to_move") != view.get("seat") or not view.get("legal_actions"):
             return
-        decision = bot.decide(view, self.knock_at)
-        log.info(bot.describe(game_id, view, decision))
+        level = level_of(view)
+        if level == bot_levels.DEFAULT_LEVEL:  # the reference bot, --knock-at and all
+            decision = bot.decide(view, self.knock_at)
+        else:  # seeded by the game and version: a retried decision is the same one
+            rng = random.Random(f"{game_id}:{view.get('version')}")
+            decision = bot_levels.decide(view, level, rng, self.memories.setdefault(game_id, bot_model.Memory()),
+                                         self.think_seconds)
+        log.info("level=%d %s", level, bot.describe(game_id, view, decision))
         answer = self.call("POST", f"/games/{game_id}/actions", json=decision.action,
                            headers={"If-Match": f'"{view["version"]}"', "Idempotency-Key": uuid.uuid4().hex})
         if answer.status_code != 200:  # a stale view (a backlog replayed): the stream brings the current one
@@ -100,6 +114,7 @@ class AccountBot:
         elif kind == "your_turn":
             self.play(event["game_id"], event["view"])
         elif kind == "game_over":
+            self.memories.pop(event["game_id"], None)
             log.info("game=%s over: %s", event["game_id"][:8], json.dumps(event.get("result")))
             self.report_rating(event)
 
@@ -170,6 +185,16 @@ class AccountBot:
                 log.warning("could not read open challenges: %s", exc)
 
 
+def level_of(view: dict) -> int:
+    """The level this game is played at: on the bot's own seat in `players` (the challenger chose
+    it), else 3 (a game from before levels, or a challenge that did not say)."""
+    seat = view.get("seat")
+    for player in view.get("players") or []:
+        if player.get("seat") == seat and player.get("level") in bot_levels.LEVELS:
+            return player["level"]
+    return bot_levels.DEFAULT_LEVEL
+
+
 def token_from(server: str, token_file: str | None, register: str | None) -> str:
     """The player token: $GIN_PLAYER_TOKEN, else the file's, else a new bot account's (kept in the file)."""
     if os.environ.get("GIN_PLAYER_TOKEN"):
@@ -209,12 +234,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-move-hours", type=int, help="accept only challenges with at most this move time")
     parser.add_argument("--max-games", type=int, default=10, help="active games at most (default 10)")
     parser.add_argument("--take-open", action="store_true", help="also take open challenges that fit")
-    parser.add_argument("--knock-at", type=int, default=None, help="as bot.py's --knock-at")
+    parser.add_argument("--knock-at", type=int, default=None, help="as bot.py's --knock-at (level 3 games)")
+    parser.add_argument("--think-seconds", type=float,
+                        default=float(os.environ.get("BOT_THINK_SECONDS", bot_levels.DEFAULT_THINK_SECONDS)),
+                        help="level 5's time per decision, in seconds (default $BOT_THINK_SECONDS or 0.5)")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", stream=sys.stderr)
     account = AccountBot(args.server, token_from(args.server, args.token_file, args.register),
                          set(args.presets.split(",")) if args.presets else None, args.max_move_hours,
-                         args.max_games, args.take_open, args.knock_at)
+                         args.max_games, args.take_open, args.knock_at, args.think_seconds)
     if args.take_open:
         threading.Thread(target=account.poll_open_challenges, daemon=True).start()
     try:

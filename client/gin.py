@@ -17,7 +17,7 @@ kept per game in a JSON file readable only by you (~/.config/gin-rummy/games.jso
 With a player account (one token for all your games, kept in the same file):
 
     gin register Ann                   # once per server
-    gin new --vs-bot                   # play the computer (the server's house bot)
+    gin new --vs-bot [--level 1-5]     # play the computer (the server's house bot), 5 the strongest
     gin challenge Bob ; gin challenges ; gin accept ID   # challenge people, answer challenges
     gin games                          # your games on the server, your turn first
     gin rematch ; gin watch-link       # at the end of a match; a read-only link to share
@@ -266,6 +266,9 @@ def build_parser() -> argparse.ArgumentParser:
                                   "(gin register first) and take your seat once it accepts")
             sub.add_argument("--timeout", type=float, default=60.0,
                              help="with --vs-bot: seconds to wait for the bot to accept (default 60)")
+            sub.add_argument("--level", type=int, choices=(1, 2, 3, 4, 5),
+                             help="with --vs-bot: how well the computer plays, 1 (a beginner) to 5 "
+                                  "(the strongest); default 3")
         elif kind == "join":
             sub.add_argument("game_id", metavar="GAME_ID", help="the game's id (or GAME_ID:INVITE_CODE)")
             sub.add_argument("invite_code", metavar="INVITE_CODE", nargs="?", help="the invite code")

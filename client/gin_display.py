@@ -50,7 +50,8 @@ def _seat_names(view: dict) -> dict[int, str]:
     for seat, player in enumerate(players):  # two seats, or a table's three or four
         name = player.get("name") if isinstance(player, dict) else player
         if name:
-            names[seat] = str(name)
+            level = player.get("level") if isinstance(player, dict) else None
+            names[seat] = str(name) + (f" (level {level})" if level else "")  # the house bot's level
     return names
 
 

@@ -217,9 +217,13 @@ def new_vs_bot(args, store: Store) -> int:
     if args.timeout <= 0:
         raise UsageError("--timeout takes a number of seconds above 0")
     bot_name = api.house_bot()["name"]
+    body = _challenge_body(args, bot_name, "bot")
+    if getattr(args, "level", None) is not None:
+        body["level"] = args.level
     if not args.json:
-        print(f"Challenging {bot_name}, the computer; waiting for it to accept...", file=sys.stderr, flush=True)
-    challenge, answer = wait_for_answer(api, _challenge_body(args, bot_name, "bot"), args.timeout)
+        level = f" at level {args.level}" if getattr(args, "level", None) is not None else ""
+        print(f"Challenging {bot_name}, the computer{level}; waiting for it to accept...", file=sys.stderr, flush=True)
+    challenge, answer = wait_for_answer(api, body, args.timeout)
     return _answered(args, store, api, account, challenge, answer, args.timeout)
 
 

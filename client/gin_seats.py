@@ -36,6 +36,8 @@ new_vs_bot = gin_players.new_vs_bot
 def cmd_new(args, store: Store) -> int:
     if args.vs_bot:
         return new_vs_bot(args, store)
+    if getattr(args, "level", None) is not None:
+        raise UsageError("--level is for a game against the computer: gin new --vs-bot --level N")
     rules = _rules(args)
     body: dict = {"name": args.name, "rules": rules}
     if args.move_hours is not _UNSET:

@@ -124,6 +124,8 @@ def test_player_commands_need_an_account_and_their_arguments(tmp_path, copied_cl
     assert "from 0" in ann.run("games", "--offset", "-1", check=gin.EXIT_USAGE).stderr
     ann.run("register", unique("Ann"))
     assert "above 0" in ann.run("new", "--vs-bot", "--timeout", "0", check=gin.EXIT_USAGE).stderr
+    assert "--vs-bot --level" in ann.run("new", "--level", "2", check=gin.EXIT_USAGE).stderr  # a level for a person
+    assert "invalid choice" in ann.run("new", "--vs-bot", "--level", "6", check=gin.EXIT_USAGE).stderr
     assert "above 0" in ann.run("challenge", "--open", "--wait", "-1", check=gin.EXIT_USAGE).stderr
     assert "No games yet" in ann.run("games").stdout
 
@@ -157,9 +159,10 @@ def test_gin_new_vs_bot_is_accepted_by_the_house_bot_and_played_out(kind, tmp_pa
                 time.sleep(0.05)
             ann = person(copied_client, tmp_path, server, "ann")
             ann.run("register", "Ann")
-            started = ann.run("new", "--vs-bot", "--option", "target=10", "--move-hours", "none", "--plain")
-            assert "Challenging House, the computer" in started.stderr
-            assert "House accepted. Game" in started.stdout and "(you) v House" in started.stdout
+            started = ann.run("new", "--vs-bot", "--level", "4", "--option", "target=10", "--move-hours", "none",
+                              "--plain")
+            assert "Challenging House, the computer at level 4" in started.stderr
+            assert "House accepted. Game" in started.stdout and "(you) v House (level 4)" in started.stdout
             (game_id, entry), = stored(ann)["games"].items()
             assert entry["player"] == "Ann" and "token" not in entry
             token = stored(ann)["players"][server]["token"]
@@ -187,6 +190,7 @@ def test_gin_new_vs_bot_is_accepted_by_the_house_bot_and_played_out(kind, tmp_pa
             bot.wait()
     log = (tmp_path / "house.log").read_text()
     assert "Traceback" not in log and f"game={game_id[:8]}" in log
+    assert f"level=4 game={game_id[:8]}" in log  # the house bot played the level asked for (and logs it)
 
 
 def test_challenge_wait_unanswered_is_withdrawn_and_declined_says_why(tmp_path, copied_client, gin_server):
