@@ -220,13 +220,17 @@ def test_play_the_computer_from_the_page(site, new_context, tmp_path):
         context = new_context()
         page = signed_in_page(site, context, token)
         page.fill("#computer-target", "10")
+        assert "club player" in page.locator("#computer-level-about").inner_text()  # level 3 unless chosen
+        page.select_option("#computer-level", "2")
+        assert "casual player" in page.locator("#computer-level-about").inner_text()  # each level says what it does
         page.click("#play-computer")
         page.wait_for_url(f"{site.base_url}/play/*", timeout=30000)
-        wait_until(lambda: page.locator("#title").inner_text().endswith(" v House"), "the seat against the computer")
+        wait_until(lambda: page.locator("#title").inner_text().endswith(" v House (level 2)"),
+                   "the seat against the computer, naming its level")
         game = requests.get(f"{site.base_url}/me/games", headers=bearer(token), timeout=10).json()["games"][0]
         assert page.url.endswith(game["game_id"]) and game["opponent"]["bot"] is True
-        assert requests.get(f"{site.base_url}/games/{game['game_id']}", headers=bearer(token),
-                            timeout=10).json()["rules"]["target"] == 10
+        view = requests.get(f"{site.base_url}/games/{game['game_id']}", headers=bearer(token), timeout=10).json()
+        assert view["rules"]["target"] == 10 and {"seat": 1 - view["seat"], "name": "House", "level": 2} in view["players"]
     finally:
         house.terminate()
         house.wait()

@@ -190,13 +190,26 @@ async function challenge(body, statusId) {
   return data;
 }
 
+// What each of the house bot's levels does (client/bot_levels.py), said under the choice.
+const LEVELS = {
+  1: "A beginner: it plays sensible but random moves, often misses that it may knock and never waits for gin.",
+  2: "A casual player: it takes what helps, sometimes throws the wrong card, and knocks as soon as it can.",
+  3: "A club player: it keeps its melds, throws its least useful card, and knocks early or waits for gin.",
+  4: "It reads the table: what you took, threw and passed tells it what not to feed you, and it weighs the undercut before knocking.",
+  5: "The strongest: level 4, and before each discard it plays out many possible hands of yours to pick the best.",
+};
+const describeLevel = () => { $("computer-level-about").textContent = LEVELS[$("computer-level").value]; };
+$("computer-level").addEventListener("change", describeLevel);
+describeLevel();
+
 $("computer-form").addEventListener("submit", async (event) => {
   event.preventDefault();
   const status = $("computer-status");
   try {
     const { data: bot } = await call("GET", "/house-bot");
-    status.textContent = `Challenging ${bot.name}, the computer…`;
-    await challenge({ to: bot.name, opponent: "bot",
+    const level = Number($("computer-level").value);
+    status.textContent = `Challenging ${bot.name}, the computer, at level ${level}…`;
+    await challenge({ to: bot.name, opponent: "bot", level,
                       rules: { preset: $("computer-preset").value, target: Number($("computer-target").value) } }, "computer-status");
     status.textContent = `Waiting for ${bot.name} to accept…`;
   } catch (error) {

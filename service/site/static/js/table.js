@@ -15,7 +15,8 @@ const YOUR_TURN = {
 };
 
 export function names(view) {
-  const given = view.players.map((p) => p.name || "your opponent");
+  // The house bot's seat says the level it plays at: "House (level 4)".
+  const given = view.players.map((p) => (p.name ? p.name + (p.level ? ` (level ${p.level})` : "") : "your opponent"));
   return { me: given[view.seat], them: given[1 - view.seat] };
 }
 
