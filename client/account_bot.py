@@ -235,9 +235,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-games", type=int, default=10, help="active games at most (default 10)")
     parser.add_argument("--take-open", action="store_true", help="also take open challenges that fit")
     parser.add_argument("--knock-at", type=int, default=None, help="as bot.py's --knock-at (level 3 games)")
-    parser.add_argument("--think-seconds", type=float,
-                        default=float(os.environ.get("BOT_THINK_SECONDS", bot_levels.DEFAULT_THINK_SECONDS)),
-                        help="level 5's time per decision, in seconds (default $BOT_THINK_SECONDS or 0.5)")
+    parser.add_argument("--think-seconds", type=float, default=bot_levels.DEFAULT_THINK_SECONDS,
+                        help="level 5's time per decision, in seconds (default 0.5; the Procfile passes "
+                             "$BOT_THINK_SECONDS)")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", stream=sys.stderr)
     account = AccountBot(args.server, token_from(args.server, args.token_file, args.register),
