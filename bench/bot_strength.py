@@ -109,14 +109,19 @@ def main() -> None:
     parser.add_argument("--levels", default="1,2,3,4,5", help="the levels to measure, comma-separated")
     parser.add_argument("--think-seconds", type=float, default=bot_levels.DEFAULT_THINK_SECONDS,
                         help="level 5's time per decision")
+    parser.add_argument("--versus", default="previous,3",
+                        help="whom each level plays: previous (the level below), 3 (the reference bot), or both")
     parser.add_argument("--reference", action="store_true", help="also the reference bot v random and --knock-at")
     args = parser.parse_args()
     levels = [int(x) for x in args.levels.split(",")]
     print(f"command: .venv/bin/python bench/bot_strength.py --matches {args.matches} --levels {args.levels} "
-          f"--think-seconds {args.think_seconds}{' --reference' if args.reference else ''}", flush=True)
+          f"--think-seconds {args.think_seconds} --versus {args.versus}{' --reference' if args.reference else ''}",
+          flush=True)
+    versus = set(args.versus.split(","))
     timings: dict[int, list[float]] = {}
     for level in levels:
-        opponents = sorted({level - 1, 3} - {level, 0})
+        wanted = ({level - 1} if "previous" in versus else set()) | ({3} if "3" in versus else set())
+        opponents = sorted(wanted - {level, 0})
         for other in opponents:
             print(pairing(level, other, args.matches, args.think_seconds, timings), flush=True)
     for level in sorted(timings):

@@ -153,7 +153,7 @@ def _discard_score(model: bot_model.Model, chance: dict, hand: list[str], card: 
     plus the chance the card completes a meld for the opponent as the model reads its hand, less
     the live outs the rest keeps."""
     rest = [c for c in hand if c != card]
-    return bot.discard_cost(card, hand, model.view) + 5.0 * model.feed_risk(card, chance) \
+    return bot.discard_cost(card, hand, model.view) + 2.0 * model.feed_risk(card, chance) \
         - 0.25 * model.outs(rest, chance)
 
 
