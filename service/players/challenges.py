@@ -22,7 +22,7 @@ from .models import Challenge, Player
 PENDING, ACCEPTED, DECLINED, CANCELLED, EXPIRED = "pending", "accepted", "declined", "cancelled", "expired"
 DECLINE_REASONS = ("busy", "rules", "move-time", "opponent", "other")
 OPPONENT_KINDS = ("any", "bot", "human")
-BOT_LEVELS, DEFAULT_BOT_LEVEL = range(1, 6), 3  # the house bot's levels (client/bot_levels.py)
+DEFAULT_BOT_LEVEL = 3  # the house bot's level unless the challenge says (levels 1-5: client/bot_levels.py)
 REMATCH_HOURS = 72  # how long a rematch offer stands
 
 
