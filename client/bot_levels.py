@@ -130,18 +130,13 @@ def _reading_discard(view, hand, legal, before, rng, memory, level, think_second
         risk = model.undercut_chance(rest, rng)
         if _knock_now(model, rest, left, risk):
             return Decision(knocks[card], before, left, f"knock with {left} (undercut risk {risk:.0%})")
-        if level == 5:
-            options = [("knock", card)] + [("discard", c) for _, c in scored[:2]]
-            choice = _sampled_choice(model, hand, options, rng, think_seconds, rollouts)
-            if choice[0] == "knock":
-                return Decision(knocks[card], before, left, f"knock with {left} (sampled; risk {risk:.0%})")
-            return _discard_decision(discards, hand, before, choice[1], "sampled")
-        return _discard_decision(discards, hand, before, scored[0][1], f"holds on ({risk:.0%} undercut risk)")
-    if level == 5 and len(scored) > 1:
-        options = [("discard", c) for _, c in scored[:3]]
-        choice = _sampled_choice(model, hand, options, rng, think_seconds, rollouts)
-        return _discard_decision(discards, hand, before, choice[1], "sampled")
-    return _discard_decision(discards, hand, before, scored[0][1], "reads the table")
+        why = f"holds on ({risk:.0%} undercut risk)"
+    else:
+        why = "reads the table"
+    if level == 5 and len(scored) > 1:  # the best three discards, weighed by sampling
+        card = _sampled_choice(model, hand, [c for _, c in scored[:3]], rng, think_seconds, rollouts)
+        return _discard_decision(discards, hand, before, card, f"{why}; sampled")
+    return _discard_decision(discards, hand, before, scored[0][1], why)
 
 
 def _discard_decision(discards, hand, before, card, why) -> Decision:
@@ -174,10 +169,11 @@ def _gin_outs(model: bot_model.Model, rest: list[str]) -> int:
 
 # -- level 5: determinised sampling -------------------------------------------------------------
 
-def _sampled_choice(model, hand, options, rng, think_seconds, rollouts) -> tuple[str, str]:
-    """The option with the best mean outcome over determinisations (the same ones for every
-    option): an opponent hand and a stock order drawn consistently with the view."""
-    totals = {option: 0.0 for option in options}
+def _sampled_choice(model, hand, options, rng, think_seconds, rollouts) -> str:
+    """Level 4's best discard (options[0]) unless another does clearly better over determinisations
+    (the same ones for every discard: an opponent hand and a stock order drawn consistently with
+    the view): by more than twice the standard error of the paired differences, over 8 or more."""
+    differences = {option: [] for option in options[1:]}
     done, deadline = 0, time.perf_counter() + (think_seconds or 0.0)
     while True:
         if rollouts is not None:
@@ -189,19 +185,25 @@ def _sampled_choice(model, hand, options, rng, think_seconds, rollouts) -> tuple
         stock = [c for c in model.unseen if c not in opponent]
         rng.shuffle(stock)
         stock = stock[:model.stock]
-        for option in options:
-            totals[option] += _rollout(model, hand, option, opponent, stock)
+        first = _rollout(model, hand, options[0], opponent, list(stock))
+        for option in options[1:]:
+            differences[option].append(_rollout(model, hand, option, opponent, list(stock)) - first)
         done += 1
-    return max(options, key=lambda option: (totals[option], option == options[-1]))
+    best, margin = options[0], 0.0
+    for option, diffs in differences.items():
+        if len(diffs) < 8:
+            continue
+        mean = sum(diffs) / len(diffs)
+        spread = (sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1)) ** 0.5 / len(diffs) ** 0.5
+        if mean > 2 * spread and mean > margin:
+            best, margin = option, mean
+    return best
 
 
-def _rollout(model, hand, option, opponent, stock, turns: int = 3) -> float:
-    """Our points (positive: ours) after `option` and a few turns of the reference policy each."""
-    kind, card = option
+def _rollout(model, hand, card, opponent, stock, turns: int = 3) -> float:
+    """Our points (positive: ours) after throwing `card` and a few turns of the reference policy each."""
     mine = [c for c in hand if c != card]
     theirs, stock, pile = list(opponent), list(stock), model.pile + [card]
-    if kind == "knock":
-        return _settle(mine, theirs, model)
     for _ in range(turns):
         for side in ("theirs", "mine"):
             cards = theirs if side == "theirs" else mine
@@ -216,7 +218,8 @@ def _rollout(model, hand, option, opponent, stock, turns: int = 3) -> float:
 
 def _sim_turn(cards: list[str], stock: list[str], pile: list[str], knock_limit: int) -> bool | None:
     """One turn of the reference policy on plain lists: take the top of the pile when it lowers
-    the deadwood, else draw; throw the card leaving the least; knock at 4 or less (or late)."""
+    the deadwood, else draw; throw the card leaving the least; knock as the reference bot does (gin,
+    or within the limit in the hand's first turns or its last)."""
     if len(stock) <= 2:
         return None
     now = deadwood(cards)
@@ -234,7 +237,7 @@ def _sim_turn(cards: list[str], stock: list[str], pile: list[str], knock_limit: 
         cards.append(taken)
     cards.remove(throw)
     pile.append(throw)
-    return after <= knock_limit and (after <= 4 or len(stock) <= 6)
+    return after == 0 or (after <= knock_limit and (len(stock) >= 27 or len(stock) <= 2))
 
 
 def _settle(knocker: list[str], defender: list[str], model) -> float:
