@@ -8,9 +8,10 @@
     4  reads the table: what the opponent took, threw and passed on (bot_model.py) tells which
        discards feed it and which draws are still live; knocks when the undercut risk, from
        sampled opponent hands, is low, and holds for gin when gin is near and the hand young
-    5  level 4, then weighs its best discards (and knocking) by determinised sampling: opponent
-       hands and stock orders consistent with the view, a few turns played out by the reference
-       policy, within `think_seconds` per decision
+    5  level 4, then weighs its three best discards by determinised sampling: opponent hands and
+       stock orders consistent with the view, three turns each played out by the reference
+       policy, within `think_seconds` per decision; it leaves level 4's choice only for a discard
+       that does clearly better
 
 Every level decides from the seat's own view (and, for 4 and 5, a Memory of its own earlier moves
 in the hand): never from the stock's order or the opponent's hand. Mahjong gin, the first-dealer
@@ -42,7 +43,7 @@ DESCRIPTIONS = {
     2: "a casual player: takes what helps, sometimes throws the wrong card, knocks as soon as it can",
     3: "the reference bot: greedy, knocks early or holds for gin",
     4: "reads the table: what you took, threw and passed; weighs the undercut before knocking",
-    5: "level 4 plus look-ahead: plays out sampled hands for its discards (the strongest)",
+    5: "level 4 plus look-ahead: plays out sampled hands of yours before each discard",
 }
 
 

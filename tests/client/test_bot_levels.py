@@ -22,7 +22,7 @@ LEVELS = bot_levels.LEVELS
 def decide(view, level, seed=0, memory=None):
     """A level's decision with a fixed number of level-5 samples (a time budget would make it
     depend on the machine's speed)."""
-    return bot_levels.decide(view, level, random.Random(seed), memory, think_seconds=None, rollouts=3)
+    return bot_levels.decide(view, level, random.Random(seed), memory, think_seconds=None, rollouts=8)
 
 
 def random_views(preset: str, seed: int, limit: int):
