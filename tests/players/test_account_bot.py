@@ -99,3 +99,37 @@ def test_the_procfile_house_bot_accepts_a_challenge_and_plays_it_out(live_server
     finally:
         house.terminate()
         house.wait()
+
+
+def test_the_house_bot_plays_a_game_at_the_level_its_challenger_chose(live_server, tmp_path):
+    """Level 5 with a small --think-seconds, from the level on its seat: every decision logged with it."""
+    token_file = tmp_path / "house.token"
+    log = open(tmp_path / "house.log", "w+")
+    house = subprocess.Popen([sys.executable, str(ROOT / "client" / "account_bot.py"), "--server", live_server,
+                              "--token-file", str(token_file), "--register", "House", "--think-seconds", "0.01"],
+                             stdout=log, stderr=subprocess.STDOUT)
+    try:
+        person = requests.post(f"{live_server}/players", json={"name": "Levelled"}, timeout=10).json()["token"]
+        while not token_file.exists():
+            assert house.poll() is None, (tmp_path / "house.log").read_text()
+            time.sleep(0.05)
+        offer = requests.post(f"{live_server}/challenges", json={"to": "House", "level": 5, "rules": {"target": 10}},
+                              headers=bearer(person), timeout=10).json()
+        assert offer["level"] == 5
+        while True:
+            found = requests.get(f"{live_server}/me/games", headers=bearer(person), timeout=10).json()["games"]
+            if found:
+                break
+            assert house.poll() is None, (tmp_path / "house.log").read_text()
+            time.sleep(0.05)
+        game_id = found[0]["game_id"]
+        final = play_side(live_server, game_id, person)
+        assert final["status"] == "finished"
+        assert {"seat": 1 - final["seat"], "name": "House", "level": 5} in final["players"]
+    finally:
+        house.terminate()
+        house.wait()
+    lines = (tmp_path / "house.log").read_text().splitlines()
+    decisions = [line for line in lines if f"game={game_id[:8]}" in line and " action=" in line]
+    assert decisions and all("level=5 " in line for line in decisions)
+    assert "Traceback" not in "\n".join(lines)
