@@ -1,7 +1,7 @@
 """the house bot's level: challenges.level and seats.bot_level (issue 29)
 
 Revision ID: f3a1c5d7b209
-Revises: e2b7a4c9d513
+Revises: f3c8d1a6b920
 Create Date: 2026-11-26 09:40:00.000000
 
 """
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 
 # revision identifiers, used by Alembic.
 revision = 'f3a1c5d7b209'
-down_revision = 'e2b7a4c9d513'
+down_revision = 'f3c8d1a6b920'
 branch_labels = None
 depends_on = None
 

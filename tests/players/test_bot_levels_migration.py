@@ -11,7 +11,7 @@ from service import create_app
 from ..api.helpers import auth
 from ..conftest import migrate
 
-BEFORE = "e2b7a4c9d513"  # the revision before levels
+BEFORE = "f3c8d1a6b920"  # messages, the revision before levels
 TABLES = ("players", "player_events", "challenges", "games", "seats", "player_seats")
 
 
