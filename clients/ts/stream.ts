@@ -39,8 +39,8 @@ export async function* sseFrames<T>(url: string, token: string, lastId?: string)
   }
 }
 
-// One line about an event of the game stream: the seat's view, or (after a two-seat match whose
-// seats are not both players') the other seat's offer of a seat rematch.
+// One line about an event of the game stream: the seat's view, a seat's message, or (after a two-seat
+// match whose seats are not both players') the other seat's offer of a seat rematch.
 export function describeGameEvent(data: GameStreamEvent): string {
   switch (data.event) {
     case "view":  // a GameView for two seats, a TableView (it has `format`) at a table
@@ -50,6 +50,8 @@ export function describeGameEvent(data: GameStreamEvent): string {
     case "rematch_offered":
       return `${data.seat_rematch.by ?? "the other seat"} offers a rematch (game ${data.seat_rematch.game_id}): ` +
         `POST ${data.seat_rematch.accept} to accept`;
+    case "message":  // a seat's message, shown as text
+      return `${data.name ?? `seat ${data.seat}`} wrote: ${data.text}`;
     default: {
       const unhandled: never = data;
       return unhandled;
@@ -80,6 +82,8 @@ export function describePlayerEvent(data: PlayerStreamEvent): string {
       return `${data.events.map((e) => e.type).join(", ")} in ${data.game_id}`;
     case "game_over":
       return `game ${data.game_id} is over`;
+    case "message":
+      return `${data.message.name ?? `seat ${data.message.seat}`} wrote in ${data.game_id}: ${data.message.text}`;
     case "series_offered":
       return `${data.by} offers series ${data.series_id}`;
     case "series_declined":

@@ -20,6 +20,9 @@ from .models import OutboxMessage
 from .outbox import PENDING, as_utc
 
 
+_LAST_ID = 2**31 - 1  # the outbox's ids are the database's 32-bit integers
+
+
 def _of_seat(game_id: str, seat: int):
     return (OutboxMessage.game_id == game_id, OutboxMessage.seat == seat, OutboxMessage.channel == "webhook")
 
@@ -27,7 +30,9 @@ def _of_seat(game_id: str, seat: int):
 def page(game_id: str, seat: int, cursor: str | None, limit: int) -> dict:
     """The seat's deliveries, newest first, `limit` at a time; `next_cursor` asks for the next page."""
     query = select(OutboxMessage).where(*_of_seat(game_id, seat))
-    if cursor:
+    # A cursor past the ids' integer range is older than no row: every row is older than it (and
+    # PostgreSQL would refuse to compare an integer column with it).
+    if cursor and int(cursor) <= _LAST_ID:
         query = query.where(OutboxMessage.id < int(cursor))
     rows = db.session.scalars(query.order_by(OutboxMessage.id.desc()).limit(limit + 1)).all()
     more, rows = len(rows) > limit, rows[:limit]

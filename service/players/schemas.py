@@ -170,7 +170,8 @@ class NewChallengeSchema(StrictSchema):
                                                 "two-seat match between two players is rated)"))
     level = WholeNumber(validate=v.Range(1, 5), **doc(
         "To the house bot only (`to` its name): the level it plays at, 1 (a beginner) to 5 (the strongest); "
-        "default 3, the reference bot. Refused (`level-not-house-bot`) in any other challenge", example=4))
+        "default 3, the reference bot. Refused (`level-not-house-bot`) in any other challenge"))
+    # (No field example: the request example made of the fields' examples challenges Bob, not the bot.)
 
 
 class RematchSeatSchema(ma.Schema):

@@ -61,6 +61,17 @@ class Served:
         return response.status, document, dict(response.getheaders())
 
 
+def until_both_workers_counted(served: Served, path: str, token: str) -> None:
+    """The kernel hands fresh connections to whichever worker accepts first, not in turn: on a loaded
+    machine one worker can take a whole match. Read the game on (counted like every request) until
+    both workers have counted something, so the scrape has two processes' files to sum."""
+    for _ in range(2000):
+        if len({p.name.rsplit("_", 1)[-1] for p in served.metrics_dir.glob("counter_*.db")}) >= 2:
+            return
+        served.call("GET", path, GAME, token=token)
+    raise AssertionError("one worker answered 2,000 fresh connections in a row")
+
+
 def play_match(served: Served) -> str:
     """A whole match of two seats, with a webhook set (its secret), and on the way every kind of
     refusal a client meets: a wrong token, a wrong invite code, a wrong link key, an illegal and a
@@ -91,6 +102,7 @@ def play_match(served: Served) -> str:
     for step in range(3000):
         status, view, _ = served.call("GET", path, GAME, token=tokens[0])
         if view["status"] == "finished":
+            until_both_workers_counted(served, path, tokens[0])
             return game_id
         seat = view["to_move"]
         status, mine, _ = served.call("GET", path, GAME, token=tokens[seat])

@@ -8,6 +8,7 @@ import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+import pytest
 import requests
 
 from ..conftest import ROOT
@@ -16,6 +17,13 @@ from .live_side import play_side
 
 def bearer(token: str) -> dict:
     return {"Authorization": f"Bearer {token}"}
+
+
+@pytest.fixture(scope="session")
+def house_token_file(tmp_path_factory):
+    """One house bot account per live server (one per test process): the first test to start the house
+    bot registers it, the next reuses its token, as the Procfile's bot does after a restart."""
+    return tmp_path_factory.mktemp("house") / "house.token"
 
 
 def test_the_account_bot_plays_three_games_at_once_from_one_stream(live_server, tmp_path):
@@ -73,10 +81,10 @@ def test_the_account_bot_plays_three_games_at_once_from_one_stream(live_server, 
     assert rated[-1].split(" -> ")[1].split(" ")[0] == str(now["value"]) and now["games"] == 3
 
 
-def test_the_procfile_house_bot_accepts_a_challenge_and_plays_it_out(live_server, tmp_path):
+def test_the_procfile_house_bot_accepts_a_challenge_and_plays_it_out(live_server, tmp_path, house_token_file):
     import os
     line = next(l for l in (ROOT / "Procfile").read_text().splitlines() if l.startswith("bot:"))
-    env = {**os.environ, "GIN_SERVER": live_server, "HOUSE_BOT_TOKEN_FILE": str(tmp_path / "house.token"),
+    env = {**os.environ, "GIN_SERVER": live_server, "HOUSE_BOT_TOKEN_FILE": str(house_token_file),
            "HOUSE_BOT_NAME": "House", "PATH": os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"]}
     log = open(tmp_path / "house.log", "w+")
     house = subprocess.Popen(["bash", "-c", "exec " + line.split(":", 1)[1]], cwd=ROOT, env=env, stdout=log,
@@ -101,9 +109,9 @@ def test_the_procfile_house_bot_accepts_a_challenge_and_plays_it_out(live_server
         house.wait()
 
 
-def test_the_house_bot_plays_a_game_at_the_level_its_challenger_chose(live_server, tmp_path):
+def test_the_house_bot_plays_a_game_at_the_level_its_challenger_chose(live_server, tmp_path, house_token_file):
     """Level 5 with a small --think-seconds, from the level on its seat: every decision logged with it."""
-    token_file = tmp_path / "house.token"
+    token_file = house_token_file
     log = open(tmp_path / "house.log", "w+")
     house = subprocess.Popen([sys.executable, str(ROOT / "client" / "account_bot.py"), "--server", live_server,
                               "--token-file", str(token_file), "--register", "House", "--think-seconds", "0.01"],
