@@ -195,6 +195,9 @@ def offer_rematch(game: Game, seat: int, now) -> Challenge:
                                              "(every seat held by a player account)")
     if db.session.execute(select(Challenge.id).where(Challenge.rematch_of == game.id)).first() is not None:
         raise Problem("rematch-unavailable", "a rematch of this game was offered already")
+    if any(blocks.blocks(other, players[seat]) for other_seat, other in players.items() if other_seat != seat):
+        # As a challenge to a blocker is: refused, and the block never told.
+        raise Problem("rematch-unavailable", "a rematch of this game cannot be offered")
     clock = deadlines.clock_of(game.id)
     at_table = len(game.seats) > 2
     challenge = Challenge(id=new_game_id(), challenger_id=players[seat], target_id=players[1 - seat] if not at_table

@@ -142,6 +142,20 @@ def test_a_blocked_players_challenge_is_answered_as_an_unknown_name(client):
     challenge(client, ann, "Bob")
 
 
+def test_a_blocked_player_cannot_offer_the_blocker_a_rematch(client):
+    ann, bob = new_player(client, "Ann"), new_player(client, "Bob")
+    game = accepted_game(client, ann, bob)
+    resigned = client.post(f"/games/{game['id']}/actions", json={"type": "resign"}, headers=auth(bob["token"]))
+    assert resigned.status_code == 200 and resigned.get_json()["status"] == "finished"
+    client.put("/me/blocks/Bob", headers=auth(ann["token"]))
+    refused = client.post(f"/games/{game['id']}/rematch", headers=auth(bob["token"]))
+    assert refused.status_code == 409 and refused.get_json()["code"] == "rematch-unavailable", refused.get_json()
+    assert "block" not in refused.get_json()["detail"]  # never told
+    assert count(client.application, "challenges") == 1  # the first one only
+    # Ann may (she knows she blocked him), as she may challenge him.
+    assert client.post(f"/games/{game['id']}/rematch", headers=auth(ann["token"])).status_code == 201
+
+
 def test_blocked_players_never_meet_in_open_challenges(client):
     ann, bob, cid = new_player(client, "Ann"), new_player(client, "Bob"), new_player(client, "Cid")
     client.put("/me/blocks/Bob", headers=auth(ann["token"]))
