@@ -30,11 +30,25 @@ def test_ann_writes_and_bobs_page_shows_it_as_text_without_reload(site, new_cont
     assert bob.locator("#messages li .message-name").inner_text().startswith("Ann")
     assert ann.locator("#messages li").count() == 1 and ann.locator("#message-text").input_value() == ""
     assert not bob.locator("#messages-empty").is_visible()
+    # Bob reports Ann's message from his page (his own messages have no Report button).
+    bob.get_by_role("button", name="Report the message of Ann").click()
+    bob.locator("#messages li select.report-reason").select_option("abuse")
+    bob.locator("#messages li button.report-send").click()
+    wait_until(lambda: "Reported" in bob.locator("#message-status").inner_text(), "the report said")
+    assert "(reported)" in bob.locator("#messages li").first.inner_text()
+    with site.app.app_context():
+        from service.core.extensions import db
+        from service.players.models import Report
+        [report] = db.session.query(Report).all()
+        assert (report.reason, report.message_text, report.reported_seat, report.reporter_seat) == \
+            ("abuse", written, 0, 1)
     # Bob's answer reaches Ann's page too, after hers.
     bob.locator("#message-text").fill("thanks")
     bob.locator("#message-text").press("Enter")
     wait_until(lambda: ann.locator("#messages li").count() == 2, "Bob's answer on Ann's page", timeout=40)
     assert ann.locator("#messages li .message-text").nth(1).inner_text() == "thanks"
+    assert ann.locator("#messages li").nth(0).locator("button").count() == 0  # her own: nothing to report
+    assert ann.locator("#messages li").nth(1).get_by_role("button", name="Report the message of Bob").count() == 1
     # Blanks only: said on the page, nothing sent.
     ann.locator("#message-text").fill("   ")
     ann.locator("#message-form button[type=submit]").click()

@@ -1,6 +1,7 @@
 // Messages between the seats of a game, under the history: each one drawn as text (textContent,
 // never innerHTML, and links are not made clickable), new ones by long-poll on GET
-// /games/{id}/messages?after=<newest>&wait=25, sent with POST /games/{id}/messages.
+// /games/{id}/messages?after=<newest>&wait=25, sent with POST /games/{id}/messages. Another seat's
+// message has a Report button: a reason, then POST /games/{id}/reports, for the operator to read.
 
 import { ApiError, call, describe } from "./api.js";
 import { $, el } from "./dom.js";
@@ -12,8 +13,10 @@ const PLAIN = {
   "message-not-plain": "A message is one line of plain text.",
   "too-many-messages": "You wrote a lot just now; wait a minute.",
 };
+const REASONS = [["abuse", "Abusive"], ["spam", "Spam"], ["cheating", "Cheating"], ["name", "Offensive name"],
+  ["other", "Something else"]];
 
-export function setUpMessages({ gameId, token, stopped }) {
+export function setUpMessages({ gameId, token, stopped, mySeat }) {
   const list = $("messages"), form = $("message-form"), input = $("message-text"), status = $("message-status");
   let newest = 0;
 
@@ -25,10 +28,45 @@ export function setUpMessages({ gameId, token, stopped }) {
       who.textContent = `${message.name || `Seat ${message.seat}`}: `;
       const words = el("span", { class: "message-text" });
       words.textContent = message.text;  // as text: markup in a message shows as written
-      list.append(el("li", { dataset: { id: String(message.id) } }, who, words));
+      const item = el("li", { dataset: { id: String(message.id) } }, who, words);
+      if (message.seat !== mySeat()) item.append(reportControl(message));
+      list.append(item);
     }
     $("messages-empty").hidden = newest > 0;
     list.scrollTop = list.scrollHeight;
+  }
+
+  // A Report button that opens, in place, a choice of reason and a Send button; the answer is said
+  // in the status line under the box.
+  function reportControl(message) {
+    const open = el("button", { type: "button", class: "report-open" });
+    open.textContent = "Report";
+    open.setAttribute("aria-label", `Report the message of ${message.name || `seat ${message.seat}`}`);
+    open.addEventListener("click", () => {
+      const reason = el("select", { class: "report-reason" });
+      reason.setAttribute("aria-label", "Why you report it");
+      for (const [value, label] of REASONS) {
+        const option = el("option", { value });
+        option.textContent = label;
+        reason.append(option);
+      }
+      const send = el("button", { type: "button", class: "report-send" });
+      send.textContent = "Send report";
+      send.addEventListener("click", async () => {
+        try {
+          await call("POST", `/games/${gameId}/reports`, {
+            token: token(), body: { seat: message.seat, message_id: message.id, reason: reason.value } });
+          reason.remove();
+          send.replaceWith(document.createTextNode(" (reported)"));
+          status.textContent = "Reported. The operator of this server will read it.";
+        } catch (error) {
+          status.textContent = describe(error);
+        }
+      });
+      open.replaceWith(reason, send);
+      reason.focus();
+    });
+    return open;
   }
 
   form.addEventListener("submit", async (event) => {
@@ -44,6 +82,8 @@ export function setUpMessages({ gameId, token, stopped }) {
   });
 
   async function follow() {
+    // Whose messages may be reported is known once the seat's view is read.
+    while (mySeat() === null && !stopped()) await new Promise((resolve) => setTimeout(resolve, 200));
     let backoff = 1000, wait = 0;  // the first read answers at once: the messages so far
     while (!stopped()) {
       try {

@@ -343,7 +343,7 @@ async function start() {
   });
   extras = setUpExtras({ gameId, token: () => seat.token });
   setUpTurnAlerts();
-  setUpMessages({ gameId, token: () => seat.token, stopped: () => stopped });
+  setUpMessages({ gameId, token: () => seat.token, stopped: () => stopped, mySeat: () => (shown ? shown.seat : null) });
   waitForChanges();
 }
 
