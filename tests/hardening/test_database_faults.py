@@ -144,7 +144,9 @@ def test_no_log_line_of_a_match_with_faults_holds_a_secret(kind, tmp_path):
                 terminated.append(terminate(name))
         cutting = threading.Thread(target=terminator)
         try:
-            player = Player(base, {"email": emails[0], "webhook_url": failing.url}, {"email": emails[1]})
+            # To 100: several hands, so the cuts (one a second) and the failing webhook's attempts fall
+            # inside the match; a match to 20 can end in one hand, in under a second.
+            player = Player(base, {"email": emails[0], "webhook_url": failing.url}, {"email": emails[1]}, target=100)
             if name:
                 cutting.start()
             while player.step():
