@@ -84,22 +84,6 @@ export function setUpExtras({ gameId, token }) {
     } catch (error) { $("rematch-body").replaceChildren(el("p", { class: "error" }, describe(error))); }
   }
 
-  // Until an offer is made, the finished game's stream stays open for one and tells us of the
-  // other seat's (`rematch_offered`); once we offered, we look now and then for the answer.
-  function watchSeatRematch(view, data) {
-    if (!data.game_id) {
-      if (offerStream) return;
-      offerStream = new AbortController();
-      followStream(token(), { path: `/games/${gameId}/stream`, signal: offerStream.signal,
-        onEvent: (event) => { if (event.event === "rematch_offered") showSeatRematch(view); } });
-      return;
-    }
-    if (offerStream) offerStream.abort();
-    if (data.offered_by === view.seat && !data.accepted && !rematchTimer) {
-      rematchTimer = setInterval(() => showSeatRematch(view), REMATCH_POLL_MS);
-    }
-  }
-
   function tableOffer(offer, player) {
     const list = el("ul", { id: "rematch-seats" }, ...offer.seats.map((s) => el("li", {},
       `${s.player}: ${s.answer === "offered" ? "offers it" : s.answer === "accepted" ? "accepts" : "has not answered"}`)));
