@@ -54,6 +54,7 @@ def create_app(config_overrides: dict | None = None):
     metrics.init_app(app)  # /metrics (METRICS_*); see core/metrics.py
 
     db.init_app(app)  # every feature's tables are in its one metadata (each package's models module)
+    database.close_session_safely(app)  # a connection lost as the request ends costs no answer
     migrations = app.config.get("MIGRATIONS_DIRECTORY") or database.default_migrations_directory()
     migrate.init_app(app, db, directory=migrations, render_as_batch=True)
     with app.app_context():

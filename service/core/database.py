@@ -10,10 +10,35 @@ from alembic.config import Config as AlembicConfig
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import event, text
+from sqlalchemy.exc import DBAPIError
 
 from .extensions import db
 
 READ_ONLY = "gin_read_only"  # execution option: a SQLite read may begin DEFERRED
+
+
+def close_session_safely(app) -> None:
+    """Close each request's session in a teardown that cannot fail the answer.
+
+    Flask-SQLAlchemy's own teardown rolls the session back on its connection; when the database
+    closed that connection meanwhile (a restart, a failover, pg_terminate_backend), the ROLLBACK
+    raises after the answer was made, and gunicorn replaces it with an HTML 500. Registered after
+    db.init_app, this teardown runs first (Flask runs them in reverse): a failed close invalidates
+    the connection instead (the pool replaces it; nothing was committed) and clears the session,
+    so that the extension's teardown finds nothing left to close.
+    """
+    @app.teardown_appcontext
+    def _close(_exc):
+        session = db.session
+        if not session.registry.has():
+            return
+        try:
+            session.registry().close()
+        except DBAPIError:
+            app.logger.warning("the database connection was lost as the request ended; it is discarded")
+            session.registry().invalidate()
+        finally:
+            session.registry.clear()
 
 
 def configure_sqlite(engine, busy_timeout: float) -> None:

@@ -120,6 +120,39 @@ def test_terminated_connections_between_requests_cost_no_request(kind, tmp_path)
     assert 503 not in player.statuses and set(player.statuses) <= {200, 201}, sorted(set(player.statuses))
 
 
+def test_a_connection_lost_as_the_request_ends_costs_no_answer(tmp_path):
+    """The connection is terminated after the answer is made, before the session's teardown rolls it
+    back: the client still gets that answer (not gunicorn's HTML 500), and the next request a
+    fresh connection (CI once saw the HTML 500 on a wrong token's 401)."""
+    if not os.environ.get("TEST_DATABASE_URL"):
+        pytest.skip(PG_SKIP)
+    from flask_migrate import upgrade
+
+    from service import create_app
+    from service.core.extensions import db
+    with service_database("postgresql", tmp_path) as (url, name):
+        app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": url})
+        with app.app_context():
+            upgrade()
+        cut = []
+
+        @app.after_request
+        def terminate_before_teardown(response):
+            if not cut:
+                cut.append(terminate(name))
+            return response
+        client = app.test_client()
+        try:
+            answer = client.get("/games/" + "A" * 22, headers={"Authorization": "Bearer " + "x" * 32})
+            assert cut == [1], "the request's own connection was terminated before its teardown"
+            assert answer.status_code == 401 and answer.get_json()["code"] == "invalid-token"
+            again = client.get("/games/" + "A" * 22, headers={"Authorization": "Bearer " + "x" * 32})
+            assert again.status_code == 401 and again.get_json()["code"] == "invalid-token"
+        finally:
+            with app.app_context():
+                db.engine.dispose()
+
+
 @pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
 def test_no_log_line_of_a_match_with_faults_holds_a_secret(kind, tmp_path):
     if kind == "postgresql" and not os.environ.get("TEST_DATABASE_URL"):
