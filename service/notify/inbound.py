@@ -106,7 +106,17 @@ def _once(work):
 def receive(raw: bytes, recipients: list[str] | None = None, envelope_sender: str | None = None) -> Outcome:
     """Handle one inbound message (bytes as received). `recipients` and `envelope_sender` (MAIL
     FROM): the SMTP envelope's, when known (None: not known; "": the null sender of a bounce).
-    A message whose MIME tree no reply has raises mime_shape.Refused, before it is parsed."""
+    A message whose MIME tree or headers no reply has raises mime_shape.Refused, before it is
+    parsed; so does one the email package cannot read without RecursionError (a header of nested
+    comments, in the shape scan or any later read): the same bytes would fail on every retry."""
+    try:
+        return _receive(raw, recipients, envelope_sender)
+    except RecursionError:
+        db.session.rollback()
+        raise mime_shape.Refused("its headers nest too deep to be read") from None
+
+
+def _receive(raw: bytes, recipients: list[str] | None, envelope_sender: str | None) -> Outcome:
     msg = parse(raw)
     message_id = (msg.get("Message-ID") or "").strip() or "sha256:" + hashlib.sha256(raw).hexdigest()
     moment = deadlines.now()
