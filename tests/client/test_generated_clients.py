@@ -1,6 +1,7 @@
 """Clients generated from openapi.yaml, as a third party would make them: Python with
 openapi-python-client (it plays a whole match against a real server through its typed functions,
-and reads every frame of both streams into its generated event classes), and TypeScript with
+and reads every frame of both streams into its generated event classes; the server runs on SQLite,
+and on PostgreSQL too when TEST_DATABASE_URL is set, as CI sets it), and TypeScript with
 openapi-typescript (a small bot and consumers of both streams, written against the types, pass
 `tsc --noEmit --strict`). Neither generator may warn. They skip, saying why, where the generator
 or node is missing; .ci/run installs both (pip's test extra, `npm ci` in clients/ts)."""
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -16,6 +18,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from ..conftest import PG_SKIP, start_gunicorn, stop_gunicorn
+from ..hardening.torture import database_url
 from .streams import PLAYER_EVENTS, every_player_event, frames, post
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -46,6 +50,21 @@ def generated_python(tmp_path_factory):
         yield importlib.import_module(PACKAGE)
     finally:
         sys.path.remove(str(folder / "out"))
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def server(request, tmp_path_factory):
+    """A real gunicorn (gevent, as the Procfile runs it) on a fresh SQLite file, and on a fresh
+    PostgreSQL schema when TEST_DATABASE_URL is set: the generated client meets both."""
+    if request.param == "postgresql" and not os.environ.get("TEST_DATABASE_URL"):
+        pytest.skip(PG_SKIP)
+    folder = tmp_path_factory.mktemp(f"generated-{request.param}")
+    with database_url(request.param, folder) as url:
+        process, base_url = start_gunicorn(url, log_path=folder / "server.log")
+        try:
+            yield base_url
+        finally:
+            stop_gunicorn(process)
 
 
 def test_the_python_client_is_named_by_operation_and_typed(generated_python):
@@ -87,18 +106,18 @@ def test_a_nullable_enum_is_one_enum_class(generated_python):
         assert classes[0].__name__ in str(typed.get(prop, typed.get(prop + "_"))), (schema, prop)  # format_
 
 
-def test_the_python_client_plays_a_whole_match(generated_python, gin_server):
+def test_the_python_client_plays_a_whole_match(generated_python, server):
     from gin_generated import AuthenticatedClient, Client
     from gin_generated.api.games import create_game, get_game, join_game, list_events, post_action
     from gin_generated.models import (CreateGame, DrawAction, DrawActionFrom, DrawActionType, GameView,
                                       GameViewStatus, JoinGame, Problem, ProblemCode, RulesChoice, RulesChoicePreset)
 
-    created = create_game.sync(client=Client(gin_server), body=CreateGame(
+    created = create_game.sync(client=Client(server), body=CreateGame(
         name="Ann", rules=RulesChoice(preset=RulesChoicePreset.STANDARD, target=25)))
-    joined = join_game.sync(game_id=created.game_id, client=Client(gin_server),
+    joined = join_game.sync(game_id=created.game_id, client=Client(server),
                             body=JoinGame(invite_code=created.invite_code, name="Bob"))
-    seats = {0: AuthenticatedClient(gin_server, token=created.token),
-             1: AuthenticatedClient(gin_server, token=joined.token)}
+    seats = {0: AuthenticatedClient(server, token=created.token),
+             1: AuthenticatedClient(server, token=joined.token)}
     # Nobody may draw before the upcard is offered: the refusal is typed too.
     refused = post_action.sync(game_id=created.game_id, client=seats[0],
                                body=DrawAction(type_=DrawActionType.DRAW, from_=DrawActionFrom.STOCK))
@@ -118,14 +137,14 @@ def test_the_python_client_plays_a_whole_match(generated_python, gin_server):
     assert page.events[-1].type_.value == "match_end"
 
 
-def test_the_python_client_tells_a_table_from_a_two_seat_game_by_kind(generated_python, gin_server):
+def test_the_python_client_tells_a_table_from_a_two_seat_game_by_kind(generated_python, server):
     """A created game's view is a oneOf discriminated on `kind`: the client hands back a TableView
     for a table and a GameView for two seats, each saying its kind."""
     from gin_generated import Client
     from gin_generated.api.games import create_game
     from gin_generated.models import CreateGame, CreateGameSeats, GameView, GameViewKind, TableView, TableViewKind
-    two = create_game.sync(client=Client(gin_server), body=CreateGame(name="Ann"))
-    table = create_game.sync(client=Client(gin_server), body=CreateGame(name="Ann", seats=CreateGameSeats(3)))
+    two = create_game.sync(client=Client(server), body=CreateGame(name="Ann"))
+    table = create_game.sync(client=Client(server), body=CreateGame(name="Ann", seats=CreateGameSeats(3)))
     assert isinstance(two.game, GameView) and two.game.kind == GameViewKind.GAME
     assert isinstance(table.game, TableView) and table.game.kind == TableViewKind.TABLE
 
@@ -162,7 +181,7 @@ def stream_classes(models) -> dict[str, dict[str, list[type]]]:
     return found
 
 
-def test_the_python_client_has_a_class_per_stream_event_and_reads_both_real_streams(generated_python, live_server):
+def test_the_python_client_has_a_class_per_stream_event_and_reads_both_real_streams(generated_python, server):
     """Every frame of a real game stream and of two real player streams, read with the client's
     reader, is one of the generated event classes, chosen by the discriminator its data carries; and
     the generated stream function hands the body over as text instead of parsing it as JSON."""
@@ -173,9 +192,9 @@ def test_the_python_client_has_a_class_per_stream_event_and_reads_both_real_stre
     classes = stream_classes(models)
     assert set(classes["GameStreamEvent"]) == {"view", "rematch_offered", "message"}
     assert set(classes["PlayerStreamEvent"]) == PLAYER_EVENTS
-    story = every_player_event(live_server)
+    story = every_player_event(server)
 
-    game_frames = list(frames(f"{live_server}/games/{story['game']}/stream", story["ann"]))
+    game_frames = list(frames(f"{server}/games/{story['game']}/stream", story["ann"]))
     assert game_frames  # a finished match's stream: its last view, then the end
     for frame_id, event, text in game_frames:
         data = json.loads(text)
@@ -187,28 +206,28 @@ def test_the_python_client_has_a_class_per_stream_event_and_reads_both_real_stre
         assert models.GameStreamFrame.from_dict({"id": frame_id, "event": event, "data": text}).event.value == "view"
 
     # Seats that are not both players': the other seat's seat rematch offer, its own event class.
-    anonymous = post(live_server, "/games", body={"name": "Ann"})
-    bob = post(live_server, f"/games/{anonymous['game_id']}/join", body={"name": "Bob", "invite_code": anonymous["invite_code"]})
-    post(live_server, f"/games/{anonymous['game_id']}/actions", bob["token"], {"type": "resign"}, status=200)
-    offer = post(live_server, f"/games/{anonymous['game_id']}/seat-rematch", bob["token"])
-    last_view, (frame_id, event, text) = frames(f"{live_server}/games/{anonymous['game_id']}/stream", anonymous["token"])
+    anonymous = post(server, "/games", body={"name": "Ann"})
+    bob = post(server, f"/games/{anonymous['game_id']}/join", body={"name": "Bob", "invite_code": anonymous["invite_code"]})
+    post(server, f"/games/{anonymous['game_id']}/actions", bob["token"], {"type": "resign"}, status=200)
+    offer = post(server, f"/games/{anonymous['game_id']}/seat-rematch", bob["token"])
+    last_view, (frame_id, event, text) = frames(f"{server}/games/{anonymous['game_id']}/stream", anonymous["token"])
     (offered_class,) = classes["GameStreamEvent"]["rematch_offered"]
     parsed = offered_class.from_dict(json.loads(text))
     assert parsed.event.value == event == "rematch_offered" and frame_id == last_view[0]
     assert parsed.seat_rematch.game_id == offer["game_id"] and parsed.seat_rematch.by == "Bob"
 
     # At a table the view is a TableView: its event class is TableViewEvent.
-    table = post(live_server, "/games", body={"name": "Ann", "seats": 3})
+    table = post(server, "/games", body={"name": "Ann", "seats": 3})
     for invite in table["invites"]:  # every other seat: the first hand is dealt
-        post(live_server, f"/games/{table['game_id']}/join", body={"name": "Bob", "invite_code": invite["invite_code"]})
-    (frame_id, event, text), = frames(f"{live_server}/games/{table['game_id']}/stream", table["token"], stop_at="view")
+        post(server, f"/games/{table['game_id']}/join", body={"name": "Bob", "invite_code": invite["invite_code"]})
+    (frame_id, event, text), = frames(f"{server}/games/{table['game_id']}/stream", table["token"], stop_at="view")
     parsed = at_table.from_dict(json.loads(text))
     assert parsed.event.value == event == "view" and parsed.version == int(frame_id) and parsed.seats.value == 3
     assert parsed.status.value == "active"
 
     seen = set()
     for player in ("ann", "bob"):
-        for frame_id, event, text in frames(f"{live_server}/me/stream", story[player], "0", stop_at="series_over"):
+        for frame_id, event, text in frames(f"{server}/me/stream", story[player], "0", stop_at="series_over"):
             data = json.loads(text)
             (event_class,) = classes["PlayerStreamEvent"][data["type"]]
             parsed = event_class.from_dict(data)
@@ -219,11 +238,11 @@ def test_the_python_client_has_a_class_per_stream_event_and_reads_both_real_stre
 
     # The generated functions read the text/event-stream body as text (the spec used to declare a
     # JSON object, and stream_me failed with a ValueError on a real frame).
-    answer = stream_game.sync_detailed(game_id=story["game"], client=AuthenticatedClient(live_server, token=story["ann"]))
+    answer = stream_game.sync_detailed(game_id=story["game"], client=AuthenticatedClient(server, token=story["ann"]))
     assert answer.status_code == 200 and isinstance(answer.parsed, str) and "event: view" in answer.parsed
     body = "".join(f"id: {i}\nevent: {e}\ndata: {d}\n\n" for i, e, d in frames(
-        f"{live_server}/me/stream", story["bob"], "0", stop_at="series_over"))
-    assert stream_me._parse_response(client=AuthenticatedClient(live_server, token=story["bob"]),
+        f"{server}/me/stream", story["bob"], "0", stop_at="series_over"))
+    assert stream_me._parse_response(client=AuthenticatedClient(server, token=story["bob"]),
                                      response=httpx.Response(200, text=body)) == body
 
 
