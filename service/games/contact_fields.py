@@ -26,7 +26,9 @@ class ContactFields(ma.Schema):
         WEBHOOK_URL_PATTERN, error="must be an http:// or https:// URL in ASCII, without spaces")], metadata={
         "description": "An http(s) URL to POST signed events to (Standard Webhooks); null clears it. "
                        "Refused too (422): a user name or password, a port outside 1-65535, a "
-                       "non-public IP address", "example": "https://bot.example/gin"})
+                       "host that is or resolves to a non-public address (localhost, 127.1, "
+                       "2130706433, a name whose DNS answer is private), judged as each delivery "
+                       "judges it", "example": "https://bot.example/gin"})
 
 
 class ContactOutSchema(ma.Schema):
