@@ -1,8 +1,9 @@
 """`erase`: a player's (or an anonymous seat's) personal data removed for good. The name becomes
 "deleted player N" ("deleted seat N" for a seat) everywhere it showed, every address and contact
-setting goes, every token, device and mail link is revoked, the stream and the mail log of the
-player's games are deleted. The games stay, finished ones for the opponents' records, under the
-new name; a running one is closed to the erased seat and its opponent may claim it at once."""
+setting goes, every token, device and mail link is revoked, the players it blocked are forgotten,
+the stream and the mail log of the player's games are deleted. The games stay, finished ones for
+the opponents' records, under the new name; a running one is closed to the erased seat and its
+opponent may claim it at once."""
 from __future__ import annotations
 
 from sqlalchemy import delete, func, select, update
@@ -22,7 +23,7 @@ from ..notify.models import (
     MailToken,
     OutboxMessage,
 )
-from ..players.models import Player, PlayerEvent, PlayerSeat, Report
+from ..players.models import Block, Player, PlayerEvent, PlayerSeat, Report
 from ..series.models import SeriesGame, SeriesRecord
 from .export import seat_addresses
 from .moderation import republish, withdraw_challenges
@@ -122,6 +123,7 @@ def erase_player(player: Player) -> dict:
     player.public_games_secret = None  # no profile shows its games any more, nor opens them
     player.suspended_at, player.erased_at = player.suspended_at or moment, moment  # closed for good
     db.session.execute(delete(PlayerEvent).where(PlayerEvent.player_id == player.id))
+    db.session.execute(delete(Block).where(Block.blocker_id == player.id))  # the players it blocked
     for game_id, seat in seats:
         forget_seat(game_id, seat, old, new)
     forget_addresses(addresses)

@@ -16,20 +16,22 @@ from ..notify.addresses import normalised
 from ..notify.models import Contact, InboundMail, MailAddress, MailConfirmation, MailInvitation, OutboxMessage
 from ..players import ratings, table_ratings
 from ..players.models import (
+    Block,
     Challenge,
     Player,
     PlayerEvent,
     PlayerSeat,
     RatingChange,
+    Report,
     TableRatingChange,
     WatchLink,
 )
 from ..series.models import SeriesRecord
 from .models import AdminAction
 
-NOT_HELD = ("Reports filed by or about a player are not kept by this version of the service; nor are "
-            "request logs tied to a player (the HTTP client's address is kept only with a mail "
-            "confirmation it asked for, listed under mail.confirmations).")
+NOT_HELD = ("No request log is tied to a player (the HTTP client's address is kept only with a mail "
+            "confirmation it asked for, listed under mail.confirmations). Who filed a report about this "
+            "person, and their words, are the reporter's and are left out; so is who blocked them.")
 
 
 def when(moment) -> str | None:
@@ -117,6 +119,26 @@ def audit_record(**where) -> list[dict]:
              "at": when(a.created_at)} for a in rows(select(AdminAction).filter_by(**where).order_by(AdminAction.id))]
 
 
+def report_records(filed, about) -> dict:
+    """The reports this person filed (all of it: their own words) and those filed about them: what
+    was reported, why, when and what became of it, without the reporter's name or words."""
+    def common(r: Report) -> dict:
+        return {"report_id": r.id, "game_id": r.game_id, "reason": r.reason, "created_at": when(r.created_at),
+                "closed_at": when(r.closed_at)}
+    return {
+        "filed": [{**common(r), "seat": r.reporter_seat, "reported_name": r.reported_name,
+                   "reported_seat": r.reported_seat, "message_id": r.message_id, "message_text": r.message_text,
+                   "details": r.details} for r in rows(select(Report).where(filed).order_by(Report.id))],
+        "about": [{**common(r), "seat": r.reported_seat, "message_id": r.message_id, "message_text": r.message_text}
+                  for r in rows(select(Report).where(about).order_by(Report.id))],
+    }
+
+
+def seat_reports(game_id: str, seat: int) -> dict:
+    in_game = Report.game_id == game_id
+    return report_records(in_game & (Report.reporter_seat == seat), in_game & (Report.reported_seat == seat))
+
+
 def export_player(player: Player) -> dict:
     bound = db.session.execute(select(PlayerSeat.game_id, PlayerSeat.seat).where(PlayerSeat.player_id == player.id)
                                .order_by(PlayerSeat.game_id)).all()
@@ -155,6 +177,9 @@ def export_player(player: Player) -> dict:
         "stream_events": [{"seq": e.seq, "type": e.type, "payload": e.payload, "created_at": when(e.created_at)}
                           for e in rows(select(PlayerEvent).where(PlayerEvent.player_id == player.id)
                                         .order_by(PlayerEvent.seq))],
+        "blocks": [{"blocked": names.get(b.blocked_id), "created_at": when(b.created_at)}
+                   for b in rows(select(Block).where(Block.blocker_id == player.id).order_by(Block.created_at))],
+        "reports": report_records(Report.reporter_player_id == player.id, Report.reported_player_id == player.id),
         "mail": mail_record(addresses, seats),
         "operator_actions": audit_record(player_id=player.id),
         "not_held": NOT_HELD,
@@ -164,5 +189,5 @@ def export_player(player: Player) -> dict:
 def export_seat(game: Game, seat: int) -> dict:
     addresses = seat_addresses([(game.id, seat)])
     return {"exported_at": when(deadlines.now()), "games": [seat_record(game, seat)],
-            "mail": mail_record(addresses, [(game.id, seat)]),
+            "reports": seat_reports(game.id, seat), "mail": mail_record(addresses, [(game.id, seat)]),
             "operator_actions": audit_record(game_id=game.id, seat=seat), "not_held": NOT_HELD}

@@ -57,3 +57,29 @@ def test_erasing_a_player_takes_its_messages_and_its_name_in_reports(client, app
     assert count(app, "game_messages") == 0 and count(app, "reports") == 1
     seen = client.get(f"/games/{game['id']}/messages", headers=auth(bob["token"])).get_json()
     assert seen["messages"] == []
+
+
+def test_export_holds_the_reports_filed_and_about_and_the_blocks_made(client, app):
+    """A person's export holds the reports they filed (their words too), those about them without
+    who filed them or the reporter's words, and the players they blocked; an erasure forgets those."""
+    ann, bob = player(client, "Ann"), player(client, "Bob")
+    game = game_between(client, ann, bob)
+    said = client.post(f"/games/{game['id']}/messages", json={"text": "Bob's rude words"},
+                       headers=auth(bob["token"])).get_json()
+    filed = report_message(client, game, ann, said, reason="abuse")
+    assert client.put("/me/blocks/Bob", headers=auth(ann["token"])).status_code == 200
+    by_ann = admin(app, "export", "Ann")
+    assert [(r["report_id"], r["reported_name"], r["message_text"], r["details"], r["reason"])
+            for r in by_ann["reports"]["filed"]] == [(filed["report_id"], "Bob", "Bob's rude words", "rude", "abuse")]
+    assert by_ann["reports"]["about"] == [] and [b["blocked"] for b in by_ann["blocks"]] == ["Bob"]
+    about_bob = admin(app, "export", "Bob")
+    assert [(r["report_id"], r["message_text"], r["reason"]) for r in about_bob["reports"]["about"]] == \
+        [(filed["report_id"], "Bob's rude words", "abuse")]
+    assert about_bob["reports"]["filed"] == [] and about_bob["blocks"] == []
+    assert "Ann" not in repr(about_bob["reports"]) and "rude\"" not in repr(about_bob["reports"])
+    assert "details" not in about_bob["reports"]["about"][0]
+    # The seat's own export says the same of the seat.
+    assert [r["report_id"] for r in admin(app, "export-seat", game["id"], "0")["reports"]["filed"]] == \
+        [filed["report_id"]]
+    admin(app, "erase", "Ann", "--yes")
+    assert count(app, "blocks") == 0
