@@ -1,11 +1,13 @@
 """deploy/nginx.conf in front of a real server (gunicorn as the Procfile runs it), on both databases:
-a move is played through it, a game's stream and a long-poll follow the game through it (an event
-arrives while the stream is open), the service sees the client's own address (the rate limiter
-counts 127.0.0.2 apart from 127.0.0.1), /metrics is refused by the proxy, and an oversized body is
-refused before it reaches the service. The nginx is the distribution's (`apt-get install nginx`,
+a move is played through it, a game's stream and a long-poll follow the game through it (the event
+and the long-poll's answer arrive within 100 ms of the move's answer: nothing buffers them), the
+service sees the client's own address (the rate limiter counts 127.0.0.2 apart from 127.0.0.1, and
+its log line names 127.0.0.2 under the request id nginx made and logged), /metrics is refused by
+the proxy, and an oversized body is refused before it reaches the service. The nginx is the distribution's (`apt-get install nginx`,
 as .ci/run does); without one these tests skip, saying so."""
 from __future__ import annotations
 
+import json
 import os
 import queue
 import re
@@ -26,6 +28,8 @@ NGINX = shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx",) if os.pat
 pytestmark = pytest.mark.skipif(NGINX is None, reason="nginx is not installed (apt-get install -y nginx): "
                                                       "the reverse proxy tests are skipped")
 FAILED_AUTH_LIMIT = 3  # refused tokens per client address per minute, on the server behind the proxy
+UNBUFFERED = 0.1  # seconds: the issue's bound on an event's delay through the proxy
+LOGS: dict[str, dict] = {}  # proxy base URL -> {"service": gunicorn's log, "proxy": nginx's access log}
 
 
 def nginx_config(tmp_path, upstream_port: int, listen_port: int) -> str:
@@ -45,7 +49,8 @@ pid {tmp_path}/nginx.pid;
 error_log {tmp_path}/error.log info;
 events {{ worker_connections 512; }}
 http {{
-    access_log {tmp_path}/access.log;
+    log_format with_id '$request_id $remote_addr "$request" $status';
+    access_log {tmp_path}/access.log with_id;
     client_body_temp_path {temp['body']};
     proxy_temp_path {temp['proxy']};
     fastcgi_temp_path {temp['fastcgi']};
@@ -73,6 +78,7 @@ def proxied(request, tmp_path_factory):
                                   "-c", str(tmp_path / "nginx.conf")],
                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         base = f"http://127.0.0.1:{port}"
+        LOGS[base] = {"service": tmp_path / "gunicorn.log", "proxy": tmp_path / "access.log"}
         try:
             wait_until_answering(proxy, base)
             yield base
@@ -158,27 +164,45 @@ def test_a_move_and_a_stream_and_a_long_poll_go_through_the_proxy(proxied):
     try:
         first = next_event(stream)
         assert first is not None and first["id"] == game["version"]  # the view now, through the proxy
-        before = time.monotonic()
         played = move(proxied, game)
+        answered = time.monotonic()
         event = next_event(stream)  # the proxy passes it on while the stream stays open
-        print(f"stream event through nginx {1000 * (time.monotonic() - before):.1f} ms after the move was sent")
+        late = time.monotonic() - answered  # ~0 when the event came before the move's own answer
+        print(f"stream event through nginx {1000 * late:.1f} ms after the move's answer")
         assert event is not None and event["id"] == played["version"] and event["data"]["version"] == played["version"]
+        assert late < UNBUFFERED, f"the stream's event came {late:.3f} s after the move's answer: buffered?"
     finally:
         stream.close()
 
     answers = queue.Queue()
     waiting_seat = 1 - game["to_move"]
-    poll = threading.Thread(target=lambda: answers.put(requests.get(
-        f"{proxied}/games/{game['id']}?wait=30", timeout=90,
-        headers=bearer(game["tokens"][waiting_seat], **{"If-None-Match": f'"{game["version"]}"'}))))
+
+    def long_poll():
+        answer = requests.get(f"{proxied}/games/{game['id']}?wait=30", timeout=90,
+                              headers=bearer(game["tokens"][waiting_seat], **{"If-None-Match": f'"{game["version"]}"'}))
+        answers.put((answer, time.monotonic()))
+    poll = threading.Thread(target=long_poll)
     poll.start()
     try:
         # The long-poll is waiting once the server counts it; a move made before would answer it too.
         played = move(proxied, game)
+        answered = time.monotonic()
     finally:
         poll.join(90)
-    answer = answers.get_nowait()
+    answer, arrived = answers.get_nowait()
     assert answer.status_code == 200 and answer.json()["version"] == played["version"]
+    print(f"long-poll answer through nginx {1000 * (arrived - answered):.1f} ms after the move's answer")
+    assert arrived - answered < UNBUFFERED
+
+
+def test_the_proxy_waits_longer_than_the_service_stays_silent():
+    """A long-poll may wait MAX_WAIT seconds and a quiet stream sends a keep-alive every
+    STREAM_KEEPALIVE_SECONDS: the proxy's read timeout is above both, or it would cut them."""
+    from service.games import waiting, waiting_slots
+    site = (ROOT / "deploy" / "nginx.conf").read_text()
+    (read_timeout,) = re.findall(r"^\s*proxy_read_timeout (\d+)s;", site, re.MULTILINE)
+    assert int(read_timeout) > waiting.MAX_WAIT
+    assert int(read_timeout) > waiting_slots.DEFAULTS["STREAM_KEEPALIVE_SECONDS"]
 
 
 def test_the_service_sees_each_clients_own_address(proxied):
@@ -194,6 +218,16 @@ def test_the_service_sees_each_clients_own_address(proxied):
     forged = other.get(f"{proxied}/games/nosuchgame", timeout=10,
                        headers=bearer("wrong", **{"X-Forwarded-For": "203.0.113.9"}))
     assert forged.status_code == 429
+    # The service's log line of that request names the client, under the request id nginx made
+    # and wrote in its own access log: one request traced through both logs.
+    request_id = forged.headers["X-Request-Id"]
+    proxy_lines = [line for line in LOGS[proxied]["proxy"].read_text().splitlines() if line.startswith(request_id)]
+    assert len(proxy_lines) == 1 and " 127.0.0.2 " in proxy_lines[0] and proxy_lines[0].endswith(" 429")
+    service_lines = [json.loads(line) for line in LOGS[proxied]["service"].read_text(errors="replace").splitlines()
+                     if request_id in line]
+    assert [(line["event"], line["client"], line["status"]) for line in service_lines] == \
+        [("request", "127.0.0.2", 429)]
+    assert "203.0.113.9" not in LOGS[proxied]["service"].read_text(errors="replace")
 
 
 def test_metrics_are_not_proxied_and_big_bodies_stop_at_the_proxy(proxied):
