@@ -3,9 +3,13 @@ own parser: the counts are what was done, summed over both workers; refused to a
 neither on loopback nor holds METRICS_TOKEN."""
 from __future__ import annotations
 
+import threading
+import time
 
 import requests
 from prometheus_client.parser import text_string_to_metric_families
+
+from tests.api.helpers import choose
 
 from .conftest import GAME, METRICS_TOKEN
 
@@ -50,8 +54,8 @@ def test_waiting_clients_are_counted_across_workers(served):
     """A stream held open shows in gin_waiting_clients{kind="stream"}, whichever worker serves it."""
     status, created, _ = served.call("POST", "/games", "/games", {"name": "Cy"})
     path = f"/games/{created['game_id']}"
-    status, joined, _ = served.call("POST", path + "/join", GAME + "/join",
-                                    {"invite_code": created["invite_code"], "name": "Di"})
+    assert status == 201 and served.call("POST", path + "/join", GAME + "/join",
+                                         {"invite_code": created["invite_code"], "name": "Di"})[0] == 201
     assert value(scrape(served), "gin_games_active") == 1
     before = value(scrape(served), "gin_waiting_clients", kind="stream")
     stream = requests.get(served.base_url + path + "/stream", stream=True, timeout=10,
@@ -63,6 +67,40 @@ def test_waiting_clients_are_counted_across_workers(served):
     finally:
         stream.close()
     served.count(GAME + "/stream", "GET", 200, path + "/stream")
+
+
+def test_long_polls_are_counted_while_they_wait(served):
+    """A long-poll waiting for a move shows in gin_waiting_clients{kind="long-poll"}, and no more
+    once it is answered."""
+    status, created, _ = served.call("POST", "/games", "/games", {"name": "Ed"})
+    path = f"/games/{created['game_id']}"
+    assert status == 201
+    status, joined, _ = served.call("POST", path + "/join", GAME + "/join",
+                                    {"invite_code": created["invite_code"], "name": "Fay"})
+    assert status == 201
+    tokens = {0: created["token"], 1: joined["token"]}
+    seen = joined["game"]
+    before = value(scrape(served), "gin_waiting_clients", kind="long-poll")
+    answers = []
+    poll = threading.Thread(target=lambda: answers.append(served.call(
+        "GET", f"{path}?wait=30", GAME, token=tokens[1 - seen["to_move"]],
+        headers={"If-None-Match": f'"{seen["version"]}"'})))
+    poll.start()
+    try:
+        counted = None
+        for _ in range(200):  # until the worker that took it counts it waiting
+            counted = value(scrape(served), "gin_waiting_clients", kind="long-poll")
+            if counted == before + 1:
+                break
+            time.sleep(0.05)
+        assert counted == before + 1
+    finally:
+        mover = tokens[seen["to_move"]]
+        _, mine, _ = served.call("GET", path, GAME, token=mover)
+        assert served.call("POST", path + "/actions", GAME + "/actions", choose(mine), token=mover)[0] == 200
+        poll.join(60)
+    assert answers and answers[0][0] == 200
+    assert value(scrape(served), "gin_waiting_clients", kind="long-poll") == before
 
 
 def test_refused_to_a_caller_not_on_loopback_unless_it_holds_the_token(served):
