@@ -29,3 +29,17 @@ def test_inbound_mail_is_counted_by_outcome(nclient, listener):
     before = counted("gin_mail_inbound_total", outcome="unknown-address")
     reply(listener, f"play+{'x' * 40}@{DOMAIN}", "draw stock")
     assert counted("gin_mail_inbound_total", outcome="unknown-address") - before == 1
+
+
+def test_a_failed_webhook_call_is_counted_by_its_channel(nclient, notify_app):
+    """The receiver refuses connections (port 9 on loopback): every call the worker fails or puts
+    off behind it counts once under channel="webhook", none under "mail"."""
+    game = start_game(nclient, move_time_hours=None, contact1={"webhook_url": "http://127.0.0.1:9/hook"})
+    seat = view(nclient, game, 0)["to_move"]
+    assert act(nclient, game, seat, choose(view(nclient, game, seat))).status_code == 200
+    before = {channel: counted("gin_outbox_failures_total", channel=channel) for channel in ("webhook", "mail")}
+    deliver(notify_app)
+    failed = [row for row in outbox_rows(notify_app, channel="webhook") if row.last_error]
+    assert failed and all(row.status != "sent" for row in failed)
+    assert counted("gin_outbox_failures_total", channel="webhook") - before["webhook"] == len(failed)
+    assert counted("gin_outbox_failures_total", channel="mail") == before["mail"]
