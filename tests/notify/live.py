@@ -18,22 +18,27 @@ from tests.hardening.torture import call
 
 class SlowReceiver:
     """Answers every webhook call after `delay` seconds (a bot that does some work first), with
-    `status` (204 unless told); records each call's webhook-id, type and the status it answered."""
+    `status` (204 unless told); records each call's webhook-id, type, body, the status it answered
+    and `arrived`, its place in the order the calls came in (before the delay)."""
 
     def __init__(self, delay: float = 0.25, status: int = 204):
         self.delay, self.status = delay, status
         self.calls: list[dict] = []
+        self.arrivals = 0
         self.lock = threading.Lock()
         receiver = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self):
                 body = self.rfile.read(int(self.headers.get("content-length", 0)))
+                with receiver.lock:
+                    arrived, receiver.arrivals = receiver.arrivals, receiver.arrivals + 1
                 time.sleep(receiver.delay)  # the receiver's own work, before it answers
                 status = receiver.status
                 with receiver.lock:
                     receiver.calls.append({"id": self.headers["webhook-id"], "status": status,
-                                           "type": json.loads(body)["type"], "body": body})
+                                           "type": json.loads(body)["type"], "body": body,
+                                           "arrived": arrived})
                 self.send_response(status)
                 self.end_headers()
 

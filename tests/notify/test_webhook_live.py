@@ -7,12 +7,13 @@ from collections import Counter
 
 import pytest
 
+from tests.api.helpers import stored_game
 from tests.conftest import PG_SKIP, start_gunicorn, stop_gunicorn
 from tests.hardening.torture import database_url, reader_app
 
 from .live import SlowReceiver, play_match, settled, start_worker, stop_worker
 
-TARGET = 40
+TARGET = 100  # several hands: a match to 40 can end in its first (then no hand.ended at all)
 
 
 @pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
@@ -28,6 +29,7 @@ def test_a_slow_receiver_beside_a_fast_match_gets_every_event(kind, tmp_path):
             game = play_match(base, TARGET, receiver.url)
             app = reader_app(url)
             rows = settled(app, game["id"])
+            hands = stored_game(app, game["id"]).state["hand_number"]
         finally:
             stop_worker(worker)
             stop_gunicorn(server)
@@ -47,6 +49,12 @@ def test_a_slow_receiver_beside_a_fast_match_gets_every_event(kind, tmp_path):
     assert all(r.kind == "turn.started" and r.attempts == 0 for r in replaced)
     kinds = Counter((r.seat, r.kind) for r in rows if r.status == "sent")
     assert kinds[(0, "match.ended")] == kinds[(1, "match.ended")] == 1
-    assert kinds[(0, "hand.ended")] == kinds[(1, "hand.ended")] >= 1, "every hand's end, to both seats"
+    # Every hand's end, to both seats (the last hand's end is the match's end).
+    assert kinds[(0, "hand.ended")] == kinds[(1, "hand.ended")] == hands - 1 >= 1, (kinds, hands)
+    # A seat's calls arrived one after another in the order they were queued.
+    arrived = sorted(receiver.calls, key=lambda c: c["arrived"])
+    for seat in (0, 1):
+        queued = [r.message_id for r in rows if r.seat == seat and r.status == "sent"]
+        assert [c["id"] for c in arrived if c["id"] in set(queued)] == queued, f"seat {seat}'s calls out of order"
     with_type = Counter(c["type"] for c in receiver.calls)
     print(f"live slow receiver ({kind}): {len(rows)} calls queued, {statuses}, received {dict(with_type)}")
