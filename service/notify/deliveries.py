@@ -4,7 +4,8 @@ and its times; and redelivery of one call, with its very bytes and its webhook-i
 
 A row's status is what the receiver was sent and answered: `sent` once a call was answered 2xx,
 `pending` while it waits (for the first time or a retry), `dead` when it was given up (its
-last_error says why), `replaced` when a newer turn.started of the seat stood for it (never sent).
+last_error says why), `replaced` when a newer turn.started of the seat stood for it (not called
+again: never answered 2xx; its attempts and response_code tell a failed call made before, if any).
 """
 from __future__ import annotations
 
@@ -18,7 +19,6 @@ from ..core.extensions import db
 from .contacts import contact_of
 from .models import OutboxMessage
 from .outbox import PENDING, as_utc
-
 
 _LAST_ID = 2**31 - 1  # the outbox's ids are the database's 32-bit integers
 

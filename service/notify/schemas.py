@@ -59,7 +59,8 @@ class DeliverySchema(ma.Schema):
     status = f.String(required=True, validate=v.OneOf(["pending", "sent", "dead", "replaced"]), metadata={
         "description": "sent: answered 2xx; pending: waiting for its first call or a retry; dead: given up "
                        "(last_error says why); replaced: a newer turn.started of the seat, which carries the whole "
-                       "view, stood for it, so it was never sent"})
+                       "view, stood for it, so it is not called (again): never answered 2xx, and its attempts and "
+                       "response_code tell a failed call made before"})
     attempts = f.Integer(required=True, metadata={"description": "Calls made (a call postponed by the circuit "
                                                                  "breaker is none)"})
     response_code = f.Integer(required=True, allow_none=True, metadata={

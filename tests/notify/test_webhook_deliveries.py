@@ -100,3 +100,30 @@ def test_redelivery_refusals(nclient, notify_app, receiver):
     refused = nclient.post(f"{base}/{row.message_id}/redeliver", headers=auth(game["tokens"][0]))
     assert refused.status_code == 409 and refused.get_json()["code"] == "delivery-not-sendable"
     assert [r.status for r in outbox_rows(notify_app)] == ["sent"], "nothing changed"
+
+
+def test_a_turn_call_that_failed_then_was_replaced_still_shows_the_call_it_made(nclient, notify_app, receiver,
+                                                                               clock, configure):
+    """`replaced` says the call will not be made (again), not that the receiver never saw it: a
+    turn.started answered 503, then stood for by a newer one, keeps its attempt and that 503."""
+    from service.notify import outbox
+
+    from .test_webhook_retries import drain as drain_with
+    from .test_webhook_retries import queue, seated_at
+    configure(NOTIFY_RETRY_BASE_SECONDS=60.0)
+    game = seated_at(nclient, notify_app, receiver)
+    [older] = queue(notify_app, game["id"], 0, receiver.url, "turn.started")
+    receiver.fail_next = 1
+    worker = Worker("w")
+    drain_with(notify_app, worker)
+    from service.core.extensions import db
+    with notify_app.app_context():
+        outbox.enqueue("webhook", "turn.started", receiver.url, "{}", "msg_newer", game_id=game["id"], seat=0)
+        db.session.commit()
+    drain_with(notify_app, worker)
+    listed = {d["webhook_id"]: d for d in deliveries(nclient, game, 0)["deliveries"]}
+    assert listed[older]["status"] == "replaced" and listed[older]["last_error"].startswith("replaced by msg_newer")
+    assert listed[older]["attempts"] == 1 and listed[older]["response_code"] == 503 and listed[older]["attempted_at"]
+    assert listed[older]["next_attempt_at"] is None
+    assert listed["msg_newer"]["status"] == "sent" and listed["msg_newer"]["response_code"] == 204
+    assert [r["headers"]["webhook-id"] for r in receiver.requests] == [older, "msg_newer"], "the 503, then the newer"
