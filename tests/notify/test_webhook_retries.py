@@ -112,3 +112,71 @@ def test_a_call_postponed_by_the_breaker_counts_no_attempt(nclient, notify_app, 
     assert all(r.status == "pending" for r in rows)
     postponed = next(r for r in rows if r.attempts == 0)
     assert postponed.last_error.startswith("not attempted") and postponed.attempted_at is None
+
+
+def test_a_410_is_dead_at_once_saying_so_and_the_seats_next_call_still_goes(nclient, notify_app, receiver):
+    """410 Gone is the receiver saying stop: that call is dead at once, with its status and why; it
+    holds back none of the seat's later calls."""
+    from .live import SlowReceiver
+    gone = SlowReceiver(delay=0, status=410)
+    try:
+        game = seated_at(nclient, notify_app, receiver)
+        from service.core.extensions import db
+        from service.notify.models import Contact
+        first = "msg_gone"
+        with notify_app.app_context():
+            db.session.query(Contact).filter_by(game_id=game["id"], seat=0).update({"webhook_url": gone.url})
+            outbox.enqueue("webhook", "hand.ended", gone.url, '{"type": "hand.ended"}', first,
+                           game_id=game["id"], seat=0)
+            db.session.commit()
+        worker = Worker("w")
+        drain(notify_app, worker)
+        [row] = outbox_rows(notify_app)
+        assert row.status == "dead" and row.attempts == 1 and row.response_code == 410
+        assert row.last_error == "given up: HTTP 410 from the receiver"
+        gone.status = 204
+        with notify_app.app_context():
+            outbox.enqueue("webhook", "match.ended", gone.url, '{"type": "match.ended"}', "msg_after",
+                           game_id=game["id"], seat=0)
+            db.session.commit()
+        drain(notify_app, worker)
+    finally:
+        gone.stop()
+    assert [c["id"] for c in gone.calls] == [first, "msg_after"]
+    assert {r.message_id: r.status for r in outbox_rows(notify_app)} == {first: "dead", "msg_after": "sent"}
+
+
+def test_a_tarpit_held_off_by_the_breaker_ends_dead_at_the_horizon_saying_why(nclient, notify_app, tarpits, clock,
+                                                                             configure):
+    """A receiver that never answers costs a call only when its breaker lets one through; its calls
+    wait (postponed, no attempt) and end dead at WEBHOOK_RETRY_HOURS, each saying why."""
+    configure(WEBHOOK_BREAKER_FAILURES=1, WEBHOOK_TIMEOUT=0.3, WEBHOOK_CONNECT_TIMEOUT=0.3, WEBHOOK_RETRY_HOURS=24.0)
+    pit = tarpits()
+    game = start_game(nclient, move_time_hours=None, contact0={"webhook_url": pit.url},
+                      contact1={"webhook_url": pit.url})
+    from service.core.extensions import db
+    from service.notify.models import OutboxMessage
+    with notify_app.app_context():  # not the game's first calls: the two queued below
+        db.session.query(OutboxMessage).delete()
+        db.session.commit()
+    queue(notify_app, game["id"], 0, pit.url, "hand.ended")
+    queue(notify_app, game["id"], 1, pit.url, "hand.ended")
+    worker, rounds = Worker("w"), 0
+    while rounds < 300:
+        with notify_app.app_context():  # bounded: a row put off forever at the horizon must fail, not hang
+            for _ in range(10):
+                if not worker.deliver_due():
+                    break
+        waiting = [r for r in outbox_rows(notify_app) if r.status == "pending"]
+        if not waiting:
+            break
+        rounds += 1
+        clock.now = min(outbox.as_utc(r.next_attempt_at) for r in waiting)
+    rows = outbox_rows(notify_app)
+    assert [r.status for r in rows] == ["dead", "dead"]
+    for row in rows:
+        assert row.last_error.startswith("given up after 24 h of retries"), row.last_error
+        assert "no answer within the total timeout" in row.last_error or "not attempted" in row.last_error
+        assert (outbox.as_utc(row.next_attempt_at) - outbox.as_utc(row.created_at)).total_seconds() == 24 * 3600
+    calls = sum(r.attempts for r in rows)
+    assert calls == pit.holding() and 2 <= calls < 40, (calls, rounds)  # the breaker held off most tries
