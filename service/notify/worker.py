@@ -138,7 +138,10 @@ class Worker:
         expected = isinstance(exc, (MailError, webhooks.WebhookError))
         reason = str(exc) if expected else f"{type(exc).__name__}: {exc}"
         permanent = getattr(exc, "permanent", False) or isinstance(exc, DATA_FAULTS)
-        if expected:
+        if isinstance(exc, webhooks.Postponed):  # no call was made: no attempt to tell of
+            log.warning("outbox %s (%s %s) put off without a call: %s", row.id, row.channel, row.kind,
+                        outbox.printable(reason))
+        elif expected:
             log.warning("outbox %s (%s %s) attempt %d failed: %s", row.id, row.channel, row.kind,
                         row.attempts + 1, outbox.printable(reason))
         else:

@@ -94,7 +94,7 @@ def test_a_failing_receiver_is_retried_until_the_horizon_then_dead_saying_why(nc
     assert (last - queued).total_seconds() == 24 * 3600, "the last try falls on the horizon"
 
 
-def test_a_call_postponed_by_the_breaker_counts_no_attempt(nclient, notify_app, tarpits, configure):
+def test_a_call_postponed_by_the_breaker_counts_no_attempt(nclient, notify_app, tarpits, configure, caplog):
     configure(WEBHOOK_BREAKER_FAILURES=1, WEBHOOK_TIMEOUT=0.3, WEBHOOK_CONNECT_TIMEOUT=0.3)
     pit = tarpits()
     game = start_game(nclient, move_time_hours=None, contact0={"webhook_url": pit.url},
@@ -112,6 +112,9 @@ def test_a_call_postponed_by_the_breaker_counts_no_attempt(nclient, notify_app, 
     assert all(r.status == "pending" for r in rows)
     postponed = next(r for r in rows if r.attempts == 0)
     assert postponed.last_error.startswith("not attempted") and postponed.attempted_at is None
+    told = [r.getMessage() for r in caplog.records if r.name == "service.notify.worker"]
+    assert f"outbox {postponed.id} (webhook hand.ended) put off without a call: not attempted" in "\n".join(told)
+    assert not [m for m in told if m.startswith(f"outbox {postponed.id} ") and "attempt 1" in m], told
 
 
 def test_a_410_is_dead_at_once_saying_so_and_the_seats_next_call_still_goes(nclient, notify_app, receiver):
