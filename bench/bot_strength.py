@@ -30,13 +30,15 @@ def bot_player(knock_at=None):
     return lambda view: bot.choose_action(view, knock_at)
 
 
-def level_player(level: int, rng: random.Random, think_seconds: float, timings: list | None = None):
-    """A player at `level` with its own memory of the hand, as the account bot keeps one per game."""
+def level_player(level: int, rng: random.Random, think_seconds: float, timings: list | None = None,
+                 deals: int | None = None):
+    """A player at `level` with its own memory of the hand, as the account bot keeps one per game;
+    level 5 samples `deals` deals per decision when given, else for `think_seconds`."""
     memory = bot_model.Memory()
 
     def play(view):
         started = time.perf_counter()
-        action = bot_levels.decide(view, level, rng, memory, think_seconds).action
+        action = bot_levels.decide(view, level, rng, memory, think_seconds, deals).action
         if timings is not None:
             timings.append(time.perf_counter() - started)
         return action
@@ -93,11 +95,11 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(len(ordered) * q))] if ordered else float("nan")
 
 
-def pairing(level: int, other: int, matches: int, think: float, timings: dict) -> str:
+def pairing(level: int, other: int, matches: int, think: float, timings: dict, deals: int | None = None) -> str:
     mine = timings.setdefault(level, [])
     started = time.perf_counter()
-    wins = wins_of(lambda rng: level_player(level, random.Random(rng.random()), think, mine),
-                   lambda rng: level_player(other, random.Random(rng.random()), think), matches)
+    wins = wins_of(lambda rng: level_player(level, random.Random(rng.random()), think, mine, deals),
+                   lambda rng: level_player(other, random.Random(rng.random()), think, None, deals), matches)
     low, high = wilson(wins, matches)
     return (f"level {level} v level {other}: {wins / matches:.1%} of {matches} matches "
             f"(95% CI {low:.1%}-{high:.1%}), {time.perf_counter() - started:.0f} s")
@@ -109,13 +111,17 @@ def main() -> None:
     parser.add_argument("--levels", default="1,2,3,4,5", help="the levels to measure, comma-separated")
     parser.add_argument("--think-seconds", type=float, default=bot_levels.DEFAULT_THINK_SECONDS,
                         help="level 5's time per decision")
+    parser.add_argument("--deals", type=int, default=None,
+                        help="level 5 samples this many deals per decision instead of for --think-seconds "
+                             "(a fixed cost, the same on a busy machine)")
     parser.add_argument("--versus", default="previous,3",
                         help="whom each level plays: previous (the level below), 3 (the reference bot), or both")
     parser.add_argument("--reference", action="store_true", help="also the reference bot v random and --knock-at")
     args = parser.parse_args()
     levels = [int(x) for x in args.levels.split(",")]
     print(f"command: .venv/bin/python bench/bot_strength.py --matches {args.matches} --levels {args.levels} "
-          f"--think-seconds {args.think_seconds} --versus {args.versus}{' --reference' if args.reference else ''}",
+          f"--think-seconds {args.think_seconds}{f' --deals {args.deals}' if args.deals else ''} --versus {args.versus}"
+          f"{' --reference' if args.reference else ''}",
           flush=True)
     versus = set(args.versus.split(","))
     timings: dict[int, list[float]] = {}
@@ -123,7 +129,7 @@ def main() -> None:
         wanted = ({level - 1} if "previous" in versus else set()) | ({3} if "3" in versus else set())
         opponents = sorted(wanted - {level, 0})
         for other in opponents:
-            print(pairing(level, other, args.matches, args.think_seconds, timings), flush=True)
+            print(pairing(level, other, args.matches, args.think_seconds, timings, args.deals), flush=True)
     for level in sorted(timings):
         spent = timings[level]
         print(f"level {level} decision time: p50 {percentile(spent, 0.5) * 1e3:.2f} ms, "

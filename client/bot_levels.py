@@ -8,10 +8,11 @@
     4  reads the table: what the opponent took, threw and passed on (bot_model.py) tells which
        discards feed it and which draws are still live; knocks when the undercut risk, from
        sampled opponent hands, is low, and holds for gin when gin is near and the hand young
-    5  level 4, then weighs its three best discards by determinised sampling: opponent hands and
-       stock orders consistent with the view, three turns each played out by the reference
-       policy, within `think_seconds` per decision; it leaves level 4's choice only for a discard
-       that does clearly better
+    5  level 4, with look-ahead where it pays (bot_search.py): when it may knock, and when it may
+       take the pile's top, it plays each option out to the hand's end over the same sampled deals
+       (opponent hands and stock orders consistent with the view, both sides playing the reference
+       policy), within `think_seconds` per decision, and leaves level 4's choice only for an option
+       that scores clearly more: knock or play on (and with which discard), take or draw
 
 Every level decides from the seat's own view (and, for 4 and 5, a Memory of its own earlier moves
 in the hand): never from the stock's order or the opponent's hand. Mahjong gin, the first-dealer
@@ -23,14 +24,14 @@ from __future__ import annotations
 import os
 import random
 import sys
-import time
 
 if __package__:  # as part of the `client` package
-    from . import bot, bot_model
+    from . import bot, bot_model, bot_search
 else:  # a script, with bot.py, bot_model.py and gin*.py beside it
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import bot
     import bot_model
+    import bot_search
 
 Decision = bot.Decision
 deadwood, card_points = bot.deadwood, bot.card_points
@@ -43,7 +44,7 @@ DESCRIPTIONS = {
     2: "a casual player: takes what helps, sometimes throws the wrong card, knocks as soon as it can",
     3: "the reference bot: greedy, knocks early or holds for gin",
     4: "reads the table: what you took, threw and passed; weighs the undercut before knocking",
-    5: "level 4 plus look-ahead: plays out sampled hands of yours before each discard",
+    5: "level 4 plus look-ahead: plays out sampled hands of yours to decide when to knock and what to take",
 }
 
 
@@ -52,7 +53,7 @@ def decide(view: dict, level: int = DEFAULT_LEVEL, rng: random.Random | None = N
            rollouts: int | None = None) -> Decision:
     """The move at `level` for this view (one of its legal actions). `rng`: the level's chance
     (seed it for a repeatable decision); `memory`: this game's Memory (levels 4 and 5 read it);
-    level 5 samples until `think_seconds` pass, or exactly `rollouts` times when given."""
+    level 5 samples deals until `think_seconds` pass, or exactly `rollouts` deals when given."""
     if level not in LEVELS:
         raise ValueError(f"no level {level!r}: choose one of {LEVELS}")
     rng = rng or random.Random()
@@ -79,6 +80,9 @@ def _decide(view, level, rng, memory, think_seconds, rollouts) -> Decision:
         return _reading_discard(view, hand, legal, before, rng, memory, level, think_seconds, rollouts)
     if level == 1 and rng.random() < 0.5:  # half the time it does not look at the pile at all
         return _draw_blind(legal, before)
+    sources = {a.get("from"): a for a in legal if a["type"] == "draw"}
+    if level == 5 and {"stock", "discard"} <= set(sources):
+        return _searched_draw(view, sources, before, rng, memory, think_seconds, rollouts)
     return bot.decide(view)
 
 
@@ -123,6 +127,9 @@ def _reading_discard(view, hand, legal, before, rng, memory, level, think_second
     knocks = {a["discard"]: a for a in legal if a["type"] == "knock"}
     discards = {a["card"]: a for a in legal if a["type"] == "discard"}
     scored = sorted((_discard_score(model, chance, hand, c), c) for c in discards)
+    if level == 5 and discards and knocks:  # where sampling pays: the knock, and the discard beside it
+        return _searched_discard(model, hand, discards, knocks, [c for _, c in scored[:3]], before, rng,
+                                 think_seconds, rollouts)
     if knocks:
         left, card = min((deadwood([c for c in hand if c != k]), k) for k in knocks)
         if left == 0 or not discards:
@@ -134,9 +141,6 @@ def _reading_discard(view, hand, legal, before, rng, memory, level, think_second
         why = f"holds on ({risk:.0%} undercut risk)"
     else:
         why = "reads the table"
-    if level == 5 and len(scored) > 1:  # the best three discards, weighed by sampling
-        card = _sampled_choice(model, hand, [c for _, c in scored[:3]], rng, think_seconds, rollouts)
-        return _discard_decision(discards, hand, before, card, f"{why}; sampled")
     return _discard_decision(discards, hand, before, scored[0][1], why)
 
 
@@ -168,85 +172,43 @@ def _gin_outs(model: bot_model.Model, rest: list[str]) -> int:
     return sum(1 for u in model.unseen if best_discard(rest + [u])[0] == 0)
 
 
-# -- level 5: determinised sampling -------------------------------------------------------------
+# -- level 5: sampled deals played out (bot_search.py) --------------------------------------------
 
-def _sampled_choice(model, hand, options, rng, think_seconds, rollouts) -> str:
-    """Level 4's best discard (options[0]) unless another does clearly better over determinisations
-    (the same ones for every discard: an opponent hand and a stock order drawn consistently with
-    the view): by more than twice the standard error of the paired differences, over 8 or more."""
-    differences = {option: [] for option in options[1:]}
-    done, deadline = 0, time.perf_counter() + (think_seconds or 0.0)
-    while True:
-        if rollouts is not None:
-            if done >= rollouts:
-                break
-        elif done > 0 and time.perf_counter() >= deadline:
-            break
-        opponent = model.sample_hand(rng, extra=0)
-        stock = [c for c in model.unseen if c not in opponent]
-        rng.shuffle(stock)
-        stock = stock[:model.stock]
-        first = _rollout(model, hand, options[0], opponent, list(stock))
-        for option in options[1:]:
-            differences[option].append(_rollout(model, hand, option, opponent, list(stock)) - first)
-        done += 1
-    best, margin = options[0], 0.0
-    for option, diffs in differences.items():
-        if len(diffs) < 8:
-            continue
-        mean = sum(diffs) / len(diffs)
-        spread = (sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1)) ** 0.5 / len(diffs) ** 0.5
-        if mean > 2 * spread and mean > margin:
-            best, margin = option, mean
-    return best
-
-
-def _rollout(model, hand, card, opponent, stock, turns: int = 3) -> float:
-    """Our points (positive: ours) after throwing `card` and a few turns of the reference policy each."""
-    mine = [c for c in hand if c != card]
-    theirs, stock, pile = list(opponent), list(stock), model.pile + [card]
-    for _ in range(turns):
-        for side in ("theirs", "mine"):
-            cards = theirs if side == "theirs" else mine
-            knocked = _sim_turn(cards, stock, pile, model.knock_limit)
-            if knocked is None:  # the stock ran out: a void hand
-                return 0.0
-            if knocked:
-                value = _settle(cards, mine if side == "theirs" else theirs, model)
-                return -value if side == "theirs" else value
-    return 0.5 * (deadwood(theirs) - deadwood(mine))
-
-
-def _sim_turn(cards: list[str], stock: list[str], pile: list[str], knock_limit: int) -> bool | None:
-    """One turn of the reference policy on plain lists: take the top of the pile when it lowers
-    the deadwood, else draw; throw the card leaving the least; knock as the reference bot does (gin,
-    or within the limit in the hand's first turns or its last)."""
-    if len(stock) <= 2:
-        return None
-    now = deadwood(cards)
-    top = pile[-1] if pile else None
-    taken = None
-    if top is not None:
-        after, throw = best_discard(cards + [top], forbidden=top)
-        if after < now and after <= now - card_points(top) + 1:
-            taken = top
-            pile.pop()
-    if taken is None:
-        cards.append(stock.pop())
-        after, throw = best_discard(cards)
+def _searched_discard(model, hand, discards, knocks, candidates, before, rng, think_seconds, deals) -> Decision:
+    """Level 4's three best discards, and the knock when one is allowed, each played out over the
+    same sampled deals: the option with the most points on average."""
+    mine, pile, scoring = bot_search.bits(hand), [bot_search.bit(c) for c in model.pile], bot_search.Scoring(model.view)
+    options = {}
+    for card in candidates:
+        thrown = bot_search.bit(card)
+        options[("discard", card)] = (lambda theirs, stock, thrown=thrown:
+                                      bot_search.play_out(mine ^ thrown, theirs, stock, pile + [thrown], True, scoring))
+    if knocks:
+        left, card = min((deadwood([c for c in hand if c != k]), k) for k in knocks)
+        if left == 0:
+            return Decision(knocks[card], before, 0, "gin")
+        kept = mine ^ bot_search.bit(card)
+        options[("knock", card)] = lambda theirs, stock: scoring.settle(kept, left, theirs)
+    if len(options) == 1:
+        (kind, card), = options
     else:
-        cards.append(taken)
-    cards.remove(throw)
-    pile.append(throw)
-    return after == 0 or (after <= knock_limit and (len(stock) >= 27 or len(stock) <= 2))
+        kind, card = bot_search.weigh(options, model, rng, think_seconds, deals, margin=1.0)
+    left = deadwood([c for c in hand if c != card])
+    if kind == "knock":
+        return Decision(knocks[card], before, left, f"knock with {left}: better than playing on in sampled deals")
+    return Decision(discards[card], before, left, f"throws {card}: best in sampled deals")
 
 
-def _settle(knocker: list[str], defender: list[str], model) -> float:
-    """The knocker's points (negative: an undercut) by the usual scoring, layoffs approximated."""
-    melds, _, mine = bot.arrange(knocker)
-    if mine == 0:
-        return model.gin_bonus + deadwood(defender)
-    theirs = bot_model.after_layoffs(defender, melds)
-    if theirs <= mine:
-        return -(model.undercut_bonus + mine - theirs)
-    return theirs - mine
+def _searched_draw(view, sources, before, rng, memory, think_seconds, deals) -> Decision:
+    """Take the pile's top or draw, each played out over the same sampled deals."""
+    model = bot_model.Model(view, memory)
+    mine, pile, scoring = bot_search.bits(model.hand), [bot_search.bit(c) for c in model.pile], bot_search.Scoring(view)
+    options = {source: (lambda theirs, stock, source=source:
+                        bot_search.play_out(mine, theirs, stock, list(pile), False, scoring,
+                                            "pile" if source == "discard" else "stock"))
+               for source in ("stock", "discard")}
+    if bot.decide(view).action.get("from") == "discard":  # the reference bot's choice first: it wins ties
+        options = dict(reversed(list(options.items())))
+    source = bot_search.weigh(options, model, rng, think_seconds, deals, margin=2.0)
+    top = model.pile[-1] if model.pile else None
+    return Decision(sources[source], before, None, f"takes {top}" if source == "discard" else "draws from the stock")

@@ -196,7 +196,7 @@ const LEVELS = {
   2: "A casual player: it takes what helps, sometimes throws the wrong card, and knocks as soon as it can.",
   3: "A club player: it keeps its melds, throws its least useful card, and knocks early or waits for gin.",
   4: "It reads the table: what you took, threw and passed tells it what not to feed you, and it weighs the undercut before knocking.",
-  5: "Level 4 with look-ahead: before each discard it plays out many possible hands of yours to pick the best.",
+  5: "Level 4 with look-ahead: it plays out many possible hands of yours to decide when to knock and what to take.",
 };
 const describeLevel = () => { $("computer-level-about").textContent = LEVELS[$("computer-level").value]; };
 $("computer-level").addEventListener("change", describeLevel);

@@ -1,0 +1,105 @@
+"""Level 5's look-ahead (client/bot_search.py): its deadwood on bits agrees with the exact search
+of gin_cards on random hands (sets of three and four among them), a sampled deal plays out to the
+points the rules give, and the search leaves the default only for an option that does better."""
+from __future__ import annotations
+
+import random
+
+from client import bot_levels, bot_model, bot_search, gin_cards
+from tests.client.test_bot_levels import decide, discard_view
+
+DECK = list(bot_model.ALL_CARDS)
+
+
+def random_hands(count: int, seed: int):
+    """Hands of 10 to 12 cards; every second one holds three or four of a rank."""
+    rng = random.Random(seed)
+    for n in range(count):
+        size = rng.choice([10, 11, 12])
+        hand = rng.sample(DECK, size)
+        if n % 2:
+            rank = rng.choice(gin_cards.RANKS)
+            hand = list(dict.fromkeys([rank + s for s in gin_cards.SUITS][:rng.choice([3, 4])] + hand))[:size]
+        yield hand
+
+
+def test_deadwood_on_bits_is_the_exact_search():
+    for hand in random_hands(4000, seed=1):
+        assert bot_search.deadwood(bot_search.bits(hand)) == gin_cards.deadwood(hand), hand
+
+
+def test_best_discard_leaves_the_least_and_names_a_card_that_does():
+    for hand in random_hands(3000, seed=2):
+        hand = hand[:11]
+        left, card = bot_search.best_discard(bot_search.bits(hand))
+        least = min(gin_cards.deadwood([c for c in hand if c != d]) for d in hand)
+        (thrown,) = bot_search.cards(card)
+        assert left == least and gin_cards.deadwood([c for c in hand if c != thrown]) == least, hand
+    left, card = bot_search.best_discard(bot_search.bits(["AC", "2C", "3C", "KD", "KH"]), bot_search.bit("KD"))
+    assert bot_search.cards(card) == ["KH"] and left == 10  # never the forbidden card
+
+
+def test_cards_round_trip_through_bits():
+    assert bot_search.cards(bot_search.bits(["TD", "AC", "KS"])) == ["AC", "TD", "KS"]
+
+
+SCORING = bot_search.Scoring({"knock_limit": 10, "rules": {"gin_bonus": 25, "undercut_bonus": 25}})
+
+
+def test_a_knock_is_settled_with_layoffs_undercuts_and_gin():
+    knocker = bot_search.bits(["AC", "2C", "3C", "7D", "7H", "7S", "9C", "TC", "JC", "4H"])  # 4 deadwood
+    loose = bot_search.bits(["KS", "KH", "QD", "2D", "5D", "8S", "9S", "6H", "4C", "5S"])  # 69, 4C lays off
+    assert SCORING.settle(knocker, 4, loose) == 65 - 4
+    # 4C lays off on A-2-3C and 7C on the sevens: 2H and AD left, 3 under the knocker's 4.
+    close = bot_search.bits(["4C", "7C", "2H", "QS", "QH", "QD", "8D", "9D", "TD", "AD"])
+    assert SCORING.settle(knocker, 4, close) == -(25 + 4 - 3)
+    gin = bot_search.bits(["AC", "2C", "3C", "7D", "7H", "7S", "9C", "TC", "JC", "QC"])
+    assert SCORING.settle(gin, 0, close) == 25 + gin_cards.deadwood(bot_search.cards(close))  # no layoffs on gin
+
+
+def test_a_deal_plays_out_to_the_opponents_gin():
+    # The opponent, to move, draws the 6H it needs (the stock is drawn from its end) and goes gin.
+    theirs = bot_search.bits(["2H", "3H", "4H", "5H", "9S", "9D", "9C", "JD", "QD", "KD"])
+    mine = bot_search.bits(["AC", "2C", "3C", "7D", "7H", "7S", "9H", "TC", "JC", "QS"])
+    stock = [bot_search.bit(c) for c in ("4S", "8C", "3D", "6H")]
+    points = bot_search.play_out(mine, theirs, stock, [bot_search.bit("KS")], True, SCORING)
+    assert points == -(25 + gin_cards.deadwood(bot_search.cards(mine)))
+
+
+def test_a_deal_with_nothing_to_knock_on_ends_void_when_the_stock_runs_down():
+    theirs = bot_search.bits(["2H", "4H", "6H", "8H", "TH", "QS", "AS", "3D", "5D", "7D"])
+    mine = bot_search.bits(["2C", "4C", "6C", "8C", "TC", "QD", "AD", "3S", "5S", "7S"])
+    stock = [bot_search.bit(c) for c in ("KC", "KH", "KD", "KS")]  # nothing melds: both throw a king
+    assert bot_search.play_out(mine, theirs, stock, [bot_search.bit("JS")], True, SCORING) == 0.0
+
+
+class OneDeal:
+    """A model stand-in that always deals the same opponent hand and stock (the search's input)."""
+    stock, unseen = 2, ["5H", "6H", "KS", "QS"]
+
+    def sample_hand(self, rng, extra=None):
+        return ["5H", "6H"]
+
+
+def test_weigh_keeps_the_default_unless_another_option_does_clearly_better():
+    rng = random.Random(0)
+    even = {"default": lambda theirs, stock: 1.0, "other": lambda theirs, stock: 1.0}
+    assert bot_search.weigh(even, OneDeal(), rng, None, deals=10) == "default"
+    noisy = iter([5.0, -5.0] * 10)
+    maybe = {"default": lambda theirs, stock: 0.0, "other": lambda theirs, stock: next(noisy)}
+    assert bot_search.weigh(maybe, OneDeal(), rng, None, deals=20) == "default"  # mean 0: no reason to move
+    better = {"default": lambda theirs, stock: 0.0, "other": lambda theirs, stock: 3.0}
+    assert bot_search.weigh(better, OneDeal(), rng, None, deals=10) == "other"
+
+
+def test_level_5_knocks_on_the_last_turns_when_playing_on_can_only_end_void():
+    # Thirteen cards are unseen (ten in the opponent's hand, three in the stock) and no three of
+    # them meld: the opponent cannot knock, so playing on ends void, and a knock with 1 scores.
+    hand = ["7C", "8C", "9C", "QD", "QH", "QS", "5S", "6S", "7S", "AH", "2D"]
+    unseen = ["KC", "KD", "JC", "JD", "9D", "9H", "5C", "5H", "3C", "3H", "TH", "TS", "4D"]
+    pile = [c for c in DECK if c not in hand + unseen]
+    view = discard_view(hand, stock=3, pile=pile)
+    assert decide(view, 3).action == {"type": "discard", "card": "2D"}  # it knocks at 2 cards or fewer
+    for seed in range(5):
+        assert bot_levels.decide(view, 5, random.Random(seed), None, think_seconds=None, rollouts=20).action == \
+            {"type": "knock", "discard": "2D"}
