@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import multiprocessing
 import os
 import random
 import sys
@@ -18,8 +19,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from client import bot, bot_levels, bot_model  # noqa: E402
-from service.rules import Match, Rules, action_from_dict, full_deck  # noqa: E402
+from client import bot, bot_levels, bot_model
+from service.rules import Match, Rules, action_from_dict, full_deck
 
 
 def random_player(rng):
@@ -95,14 +96,39 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(len(ordered) * q))] if ordered else float("nan")
 
 
-def pairing(level: int, other: int, matches: int, think: float, timings: dict, deals: int | None = None) -> str:
-    mine = timings.setdefault(level, [])
+def one_match(args: tuple) -> tuple[bool, list[float], list[int]]:
+    """One match of `level` against `other` as wins_of plays it (the same seeds and seats): whether
+    `level` won, its decision times, and its points in each hand won by either side (negative: lost)."""
+    seed, level, other, think, deals = args
+    rng = random.Random(seed * 7919)
+    spent: list[float] = []
+    a = level_player(level, random.Random(rng.random()), think, spent, deals)
+    b = level_player(other, random.Random(rng.random()), think, None, deals)
+    mine = 0 if seed % 2 == 0 else 1
+    match = play(seed, (a, b) if mine == 0 else (b, a))
+    net = [hand["points"] if hand["winner"] == mine else -hand["points"]
+           for hand in match.sheet if hand["winner"] is not None]
+    return match.winner == mine, spent, net
+
+
+def pairing(level: int, other: int, matches: int, think: float, timings: dict, deals: int | None = None,
+            processes: int = 1) -> str:
     started = time.perf_counter()
-    wins = wins_of(lambda rng: level_player(level, random.Random(rng.random()), think, mine, deals),
-                   lambda rng: level_player(other, random.Random(rng.random()), think, None, deals), matches)
+    work = [(seed, level, other, think, deals) for seed in range(matches)]
+    if processes > 1:
+        with multiprocessing.Pool(processes) as pool:
+            results = pool.map(one_match, work, chunksize=1)
+    else:
+        results = list(map(one_match, work))
+    wins = sum(won for won, _, _ in results)
+    timings.setdefault(level, []).extend(t for _, spent, _ in results for t in spent)
+    net = [points for _, _, hands in results for points in hands]
+    mean = sum(net) / len(net)
+    spread = math.sqrt(sum((x - mean) ** 2 for x in net) / (len(net) - 1) / len(net))
     low, high = wilson(wins, matches)
     return (f"level {level} v level {other}: {wins / matches:.1%} of {matches} matches "
-            f"(95% CI {low:.1%}-{high:.1%}), {time.perf_counter() - started:.0f} s")
+            f"(95% CI {low:.1%}-{high:.1%}); {mean:+.2f} +- {1.96 * spread:.2f} points a hand over {len(net)} "
+            f"hands; {time.perf_counter() - started:.0f} s")
 
 
 def main() -> None:
@@ -114,6 +140,7 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=None,
                         help="level 5 samples this many deals per decision instead of for --think-seconds "
                              "(a fixed cost, the same on a busy machine)")
+    parser.add_argument("--processes", type=int, default=1, help="matches played side by side (one per core)")
     parser.add_argument("--versus", default="previous,3",
                         help="whom each level plays: previous (the level below), 3 (the reference bot), or both")
     parser.add_argument("--reference", action="store_true", help="also the reference bot v random and --knock-at")
@@ -121,6 +148,7 @@ def main() -> None:
     levels = [int(x) for x in args.levels.split(",")]
     print(f"command: .venv/bin/python bench/bot_strength.py --matches {args.matches} --levels {args.levels} "
           f"--think-seconds {args.think_seconds}{f' --deals {args.deals}' if args.deals else ''} --versus {args.versus}"
+          f"{f' --processes {args.processes}' if args.processes > 1 else ''}"
           f"{' --reference' if args.reference else ''}",
           flush=True)
     versus = set(args.versus.split(","))
@@ -129,7 +157,8 @@ def main() -> None:
         wanted = ({level - 1} if "previous" in versus else set()) | ({3} if "3" in versus else set())
         opponents = sorted(wanted - {level, 0})
         for other in opponents:
-            print(pairing(level, other, args.matches, args.think_seconds, timings, args.deals), flush=True)
+            print(pairing(level, other, args.matches, args.think_seconds, timings, args.deals, args.processes),
+                  flush=True)
     for level in sorted(timings):
         spent = timings[level]
         print(f"level {level} decision time: p50 {percentile(spent, 0.5) * 1e3:.2f} ms, "

@@ -122,8 +122,9 @@ def play_out(mine: int, theirs: int, stock: list[int], pile: list[int], their_tu
     high one), else draw; throw the card leaving the least deadwood; knock with gin, or within the
     limit in the hand's first turns (stock 27 or more) or its last. `first_draw` ("pile" or
     "stock") forces the first turn's draw. `stock` is drawn from its end; both lists are used up."""
-    hands, side = [mine, theirs], 1 if their_turn else 0
-    while len(stock) > 2:
+    hands, side, turns = [mine, theirs], 1 if their_turn else 0, 0
+    while len(stock) > 2 and turns < 200:  # a take lowers the taker's deadwood: no loop, but a bound
+        turns += 1
         hand = hands[side]
         top = pile[-1] if pile else 0
         taken = 0
