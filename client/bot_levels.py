@@ -177,7 +177,7 @@ def _gin_outs(model: bot_model.Model, rest: list[str]) -> int:
 def _searched_discard(model, hand, discards, knocks, candidates, before, rng, think_seconds, deals) -> Decision:
     """Level 4's three best discards, and the knock when one is allowed, each played out over the
     same sampled deals: the option with the most points on average."""
-    mine, pile, scoring = bot_search.bits(hand), [bot_search.bit(c) for c in model.pile], bot_search.Scoring(model.view)
+    mine, pile, scoring = bot_search.bits(hand), [bot_search.bit(c) for c in model.pile], bot_search.Scoring(model)
     options = {}
     for card in candidates:
         thrown = bot_search.bit(card)
@@ -202,7 +202,7 @@ def _searched_discard(model, hand, discards, knocks, candidates, before, rng, th
 def _searched_draw(view, sources, before, rng, memory, think_seconds, deals) -> Decision:
     """Take the pile's top or draw, each played out over the same sampled deals."""
     model = bot_model.Model(view, memory)
-    mine, pile, scoring = bot_search.bits(model.hand), [bot_search.bit(c) for c in model.pile], bot_search.Scoring(view)
+    mine, pile, scoring = bot_search.bits(model.hand), [bot_search.bit(c) for c in model.pile], bot_search.Scoring(model)
     options = {source: (lambda theirs, stock, source=source:
                         bot_search.play_out(mine, theirs, stock, list(pile), False, scoring,
                                             "pile" if source == "discard" else "stock"))

@@ -22,7 +22,7 @@ else:  # a script, with bot_model.py beside it
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import bot_model
 
-RANKS, SUITS = "A23456789TJQK", "CDHS"
+RANKS, SUITS = bot_model.RANKS, bot_model.SUITS
 POINTS = [min(rank + 1, 10) for rank in range(13)] * 4  # by bit index
 SUIT = 0x1FFF
 RANK = 1 | 1 << 13 | 1 << 26 | 1 << 39  # one rank in every suit, shifted by the rank
@@ -154,13 +154,11 @@ def _worth_taking(now: int, after: int, top: int) -> bool:
 
 
 class Scoring:
-    """What a knock is worth under the view's rules (layoffs on the knocker's melds counted)."""
+    """What a knock is worth under the view's rules, as the model read them (layoffs on the
+    knocker's melds counted)."""
 
-    def __init__(self, view: dict):
-        rules = view.get("rules") or {}
-        self.knock_limit = int(view.get("knock_limit") or 10)
-        self.gin_bonus = int(rules.get("gin_bonus", 25) or 0)
-        self.undercut_bonus = int(rules.get("undercut_bonus", 25) or 0)
+    def __init__(self, model: bot_model.Model):
+        self.knock_limit, self.gin_bonus, self.undercut_bonus = model.knock_limit, model.gin_bonus, model.undercut_bonus
 
     def settle(self, knocker: int, left: int, defender: int) -> float:
         """The knocker's points (negative: an undercut)."""

@@ -43,7 +43,7 @@ def test_cards_round_trip_through_bits():
     assert bot_search.cards(bot_search.bits(["TD", "AC", "KS"])) == ["AC", "TD", "KS"]
 
 
-SCORING = bot_search.Scoring({"knock_limit": 10, "rules": {"gin_bonus": 25, "undercut_bonus": 25}})
+SCORING = bot_search.Scoring(bot_model.Model({"knock_limit": 10, "rules": {"gin_bonus": 25, "undercut_bonus": 25}}))
 
 
 def test_a_knock_is_settled_with_layoffs_undercuts_and_gin():

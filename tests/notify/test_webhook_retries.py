@@ -94,9 +94,8 @@ def test_a_failing_receiver_is_retried_until_the_horizon_then_dead_saying_why(nc
     assert (last - queued).total_seconds() == 24 * 3600, "the last try falls on the horizon"
 
 
-def test_a_call_postponed_by_the_breaker_counts_no_attempt(nclient, notify_app, tarpits, configure, caplog):
-    configure(WEBHOOK_BREAKER_FAILURES=1, WEBHOOK_TIMEOUT=0.3, WEBHOOK_CONNECT_TIMEOUT=0.3)
-    pit = tarpits()
+def two_calls_to(pit, nclient, notify_app) -> None:
+    """A game whose two seats' webhooks are `pit`, with only two calls queued: a hand.ended each."""
     game = start_game(nclient, move_time_hours=None, contact0={"webhook_url": pit.url},
                       contact1={"webhook_url": pit.url})
     from service.core.extensions import db
@@ -106,6 +105,12 @@ def test_a_call_postponed_by_the_breaker_counts_no_attempt(nclient, notify_app, 
         db.session.commit()
     queue(notify_app, game["id"], 0, pit.url, "hand.ended")
     queue(notify_app, game["id"], 1, pit.url, "hand.ended")
+
+
+def test_a_call_postponed_by_the_breaker_counts_no_attempt(nclient, notify_app, tarpits, configure, caplog):
+    configure(WEBHOOK_BREAKER_FAILURES=1, WEBHOOK_TIMEOUT=0.3, WEBHOOK_CONNECT_TIMEOUT=0.3)
+    pit = tarpits()
+    two_calls_to(pit, nclient, notify_app)
     drain(notify_app, Worker("w"))
     rows = outbox_rows(notify_app)
     assert sorted(r.attempts for r in rows) == [0, 1] and pit.holding() == 1
@@ -155,15 +160,7 @@ def test_a_tarpit_held_off_by_the_breaker_ends_dead_at_the_horizon_saying_why(nc
     wait (postponed, no attempt) and end dead at WEBHOOK_RETRY_HOURS, each saying why."""
     configure(WEBHOOK_BREAKER_FAILURES=1, WEBHOOK_TIMEOUT=0.3, WEBHOOK_CONNECT_TIMEOUT=0.3, WEBHOOK_RETRY_HOURS=24.0)
     pit = tarpits()
-    game = start_game(nclient, move_time_hours=None, contact0={"webhook_url": pit.url},
-                      contact1={"webhook_url": pit.url})
-    from service.core.extensions import db
-    from service.notify.models import OutboxMessage
-    with notify_app.app_context():  # not the game's first calls: the two queued below
-        db.session.query(OutboxMessage).delete()
-        db.session.commit()
-    queue(notify_app, game["id"], 0, pit.url, "hand.ended")
-    queue(notify_app, game["id"], 1, pit.url, "hand.ended")
+    two_calls_to(pit, nclient, notify_app)
     worker, rounds = Worker("w"), 0
     while rounds < 300:
         with notify_app.app_context():  # bounded: a row put off forever at the horizon must fail, not hang
