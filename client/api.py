@@ -203,7 +203,8 @@ class Api:
         return self.request("GET", "/me/blocks").json()["blocks"]
 
     def house_bot(self) -> dict:
-        """{"name", "bot"} of the server's own bot, the computer to challenge (404 no-house-bot: none)."""
+        """{"name", "bot", "levels"} of the server's own bot, the computer to challenge, with each level's label and
+        rating (404 no-house-bot: none)."""
         return self.request("GET", "/house-bot").json()
 
     def challenge(self, body: dict) -> dict:

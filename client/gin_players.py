@@ -8,12 +8,13 @@ import time
 from datetime import datetime, timezone
 
 if __package__:  # part of the `client` package (or `gin_client`, installed alone)
-    from . import api as http, gin_cards, gin_common, gin_display, gin_store
+    from . import api as http, gin_cards, gin_common, gin_display, gin_ratings, gin_store
 else:  # run from a folder of copied client files, which gin.py has put on sys.path
     import api as http
     import gin_cards
     import gin_common
     import gin_display
+    import gin_ratings
     import gin_store
 
 Api, ServiceError, NetworkError = http.Api, http.ServiceError, http.NetworkError
@@ -216,13 +217,17 @@ def new_vs_bot(args, store: Store) -> int:
     api, account = _player_api(args, store)
     if args.timeout <= 0:
         raise UsageError("--timeout takes a number of seconds above 0")
-    bot_name = api.house_bot()["name"]
+    house = api.house_bot()
+    bot_name, level = house["name"], getattr(args, "level", None)
     body = _challenge_body(args, bot_name, "bot")
-    if getattr(args, "level", None) is not None:
-        body["level"] = args.level
+    if level is not None:
+        body["level"] = level
     if not args.json:
-        level = f" at level {args.level}" if getattr(args, "level", None) is not None else ""
-        print(f"Challenging {bot_name}, the computer{level}; waiting for it to accept...", file=sys.stderr, flush=True)
+        # Each level is rated as an identity of its own: 'House (level 4), 1710' (an older server: no levels).
+        rated = next((row for row in house.get("levels") or () if row.get("level") == level), None)
+        who = (f"the computer, {gin_ratings.describe_level(rated)}" if rated else
+               f"{bot_name}, the computer" + (f" at level {level}" if level is not None else ""))
+        print(f"Challenging {who}; waiting for it to accept...", file=sys.stderr, flush=True)
     challenge, answer = wait_for_answer(api, body, args.timeout)
     return _answered(args, store, api, account, challenge, answer, args.timeout)
 

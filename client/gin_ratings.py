@@ -29,15 +29,44 @@ def describe_ratings(shown: dict) -> str:
     return line + "."
 
 
+def describe_level(rated: dict) -> str:
+    """One of the house bot's levels, rated as an identity of its own: 'House (level 4), 1710'."""
+    return f"{rated['label']}, {rated['rating']['value']:.0f}"
+
+
+def describe_levels(levels: list[dict]) -> list[str]:
+    """'  House (level 4), 1710 (deviation 84), 40 rated matches' for each level."""
+    return [f"  {describe_level(rated)} (deviation {rated['rating']['deviation']:.0f}"
+            f"{', provisional' if rated['rating']['provisional'] else ''}), "
+            f"{_plural(rated['rating']['games'], 'rated match', 'rated matches')}" for rated in levels]
+
+
+def _house_levels(api: Api, shown: dict) -> list[dict] | None:
+    """The levels (GET /house-bot) when `shown` is the house bot; else None."""
+    if not shown["bot"]:
+        return None
+    try:
+        house = api.house_bot()
+    except http.ServiceError:  # no house bot on this server
+        return None
+    same = house.get("name", "").casefold() == shown["name"].casefold()
+    return house.get("levels") if same else None
+
+
 def cmd_rating(args, store: Store) -> int:
-    """Your ratings, or another player's (by name): the value, its deviation, rated matches; the table rating."""
+    """Your ratings, or another player's (by name): the value, its deviation, rated matches; the table rating.
+    The house bot's: each of its levels' too, each rated as an identity of its own."""
     api = _api(args, store)
     shown = api.player(args.player_name) if args.player_name else api.me()
+    levels = _house_levels(api, shown) if args.player_name else None
     if args.json:
         _print_json({"name": shown["name"], "bot": shown["bot"], "rating": shown["rating"],
-                     "table_rating": shown.get("table_rating")})
+                     "table_rating": shown.get("table_rating"), **({"levels": levels} if levels else {})})
         return EXIT_OK
     print(describe_ratings(shown))
+    if levels:
+        print("Its levels, each rated as a player of its own (gin new --vs-bot --level N):")
+        print("\n".join(describe_levels(levels)))
     return EXIT_OK
 
 

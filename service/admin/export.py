@@ -166,7 +166,8 @@ def export_player(player: Player) -> dict:
                     "record": s.record, "created_at": when(s.created_at)} for s in series],
         "rating_changes": [{"game_id": r.game_id, "opponent": names.get(r.opponent_id), "score": r.score,
                             "before": r.value_before, "after": r.value_after, "deviation": r.deviation_after,
-                            "volatility": r.volatility_after, "created_at": when(r.created_at)}
+                            "volatility": r.volatility_after, "level": r.level, "opponent_level": r.opponent_level,
+                            "created_at": when(r.created_at)}
                            for r in rows(select(RatingChange).where(RatingChange.player_id == player.id)
                                          .order_by(RatingChange.created_at))],
         "table_rating_changes": [{"game_id": r.game_id, "seat": r.seat, "rank": r.rank, "mu_before": r.mu_before,

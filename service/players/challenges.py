@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from flask import current_app
 from sqlalchemy import select
 
 from ..core.errors import Problem
@@ -17,6 +16,7 @@ from ..games import deadlines, seating, store, views
 from ..games.models import Game
 from ..rules import Rules
 from . import accounts, blocks, feed, limits, ratings, table_rematch
+from .house_levels import is_house_bot
 from .models import Challenge, Player
 
 PENDING, ACCEPTED, DECLINED, CANCELLED, EXPIRED = "pending", "accepted", "declined", "cancelled", "expired"
@@ -51,12 +51,6 @@ def describe(challenge: Challenge, now) -> dict:
 
 def _fits(player: Player, kind: str) -> bool:
     return kind == "any" or (kind == "bot") == player.bot
-
-
-def is_house_bot(player: Player | None) -> bool:
-    """Whether `player` is the house bot (the bot account named HOUSE_BOT_NAME), which plays at levels."""
-    name = current_app.config.get("HOUSE_BOT_NAME")
-    return bool(player is not None and player.bot and name and player.name_key == accounts.name_key(name))
 
 
 def _level_for(target: Player | None, level: int | None) -> int | None:

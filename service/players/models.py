@@ -173,10 +173,33 @@ class RatingChange(db.Model):
     value_after: Mapped[float] = mapped_column(Float, nullable=False)
     deviation_after: Mapped[float] = mapped_column(Float, nullable=False)
     volatility_after: Mapped[float] = mapped_column(Float, nullable=False)
+    # The house bot's levels are rated as identities of their own (house_levels.py): on the house
+    # bot's row, the level it played at, whose rating the row's values are; on its opponent's row,
+    # the level played against. Null in a match without a level.
+    level: Mapped[int | None] = mapped_column(Integer)
+    opponent_level: Mapped[int | None] = mapped_column(Integer)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
 
     __table_args__ = (Index("ix_rating_changes_player_id", "player_id"),)
 
+
+class HouseLevelRating(db.Model):
+    """The Glicko-2 rating of one of the house bot's levels (1-5), rated as an identity of its own
+    (house_levels.py): a match against the house bot at a level moves this, not the account's."""
+
+    __tablename__ = "house_level_ratings"
+
+    level: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    # A new player's defaults (Player above).
+    rating: Mapped[float] = mapped_column(Float, nullable=False, default=1500.0, server_default="1500")
+    rating_deviation: Mapped[float] = mapped_column(Float, nullable=False, default=350.0, server_default="350")
+    rating_volatility: Mapped[float] = mapped_column(Float, nullable=False, default=0.06, server_default="0.06")
+    rated_games: Mapped[int] = mapped_column(Integer, nullable=False, default=0, server_default="0")
+
+    @classmethod
+    def fresh(cls, level: int) -> HouseLevelRating:
+        """A level not yet rated (a row not stored): the start every player has."""
+        return cls(level=level, rating=1500.0, rating_deviation=350.0, rating_volatility=0.06, rated_games=0)
 
 
 class TableRatingChange(db.Model):

@@ -33,12 +33,14 @@ def player_named(name: str) -> Player:
 @profile_routes.doc(operationId="getRatingHistory")
 @profile_routes.arguments(ProfilePageQuerySchema, location="query")
 @profile_routes.response(200, RatingHistorySchema, example={"matches": [{
-    "game_id": GAME_ID, "at": "2030-01-02T12:00:00+00:00", "opponent": {"name": "Bob", "bot": False},
+    "game_id": GAME_ID, "at": "2030-01-02T12:00:00+00:00",
+    "opponent": {"name": "House", "bot": True, "level": 4, "label": "House (level 4)"}, "level": None,
     "result": "won", "before": 1500.0, "after": 1662.31, "delta": 162.31, "deviation": 290.32}], "next_offset": None})
 @problems(profile_routes, "player-not-found", "validation-error")
 def rating_history(query, name):
     """The player's rated matches, newest first: when, against whom, the result, and the rating before
-    and after; paged with limit and offset."""
+    and after; paged with limit and offset. The house bot at a level is rated as that level: the
+    opponent is labelled 'House (level 4)'."""
     return profiles.history(player_named(name), query["limit"], query["offset"])
 
 

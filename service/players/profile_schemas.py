@@ -28,10 +28,21 @@ class OpponentNameSchema(ma.Schema):
     bot = f.Boolean(required=True, **doc("Whether the opponent is a bot"))
 
 
+class RatedOpponentSchema(OpponentNameSchema):
+    level = f.Integer(required=True, allow_none=True, **doc(
+        "The house bot's level (1-5) when the opponent was the house bot at one: the player was rated against "
+        "that level's rating (each level is rated as an identity of its own); else null", example=None))
+    label = f.String(required=True, **doc("The opponent to show: its name, or the house bot's level as "
+                                          "'House (level 4)'", example="Bob"))
+
+
 class RatedMatchSchema(ma.Schema):
     game_id = f.String(required=True)
     at = f.String(required=True, **doc("When the match ended and was rated (ISO-8601)"))
-    opponent = f.Nested(OpponentNameSchema, required=True)
+    opponent = f.Nested(RatedOpponentSchema, required=True)
+    level = f.Integer(required=True, allow_none=True, **doc(
+        "Only in the house bot's history: the level it played at, whose rating `before` and `after` are "
+        "(not the house account's); else null"))
     result = f.String(required=True, validate=v.OneOf(RESULTS), **doc("The player's result"))
     before = f.Float(required=True, **doc("The rating before the match"))
     after = f.Float(required=True, **doc("The rating after it"))

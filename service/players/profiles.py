@@ -12,7 +12,7 @@ from sqlalchemy.orm import aliased
 from ..core.extensions import db
 from ..core.tokens import new_token
 from ..games.models import Game, Seat
-from . import ratings, table_ratings, watching
+from . import house_levels, ratings, table_ratings, watching
 from .accounts import score_of
 from .models import Player, PlayerSeat, RatingChange
 
@@ -60,11 +60,14 @@ _HISTORY = (select(RatingChange, _opponent.name, _opponent.bot)
 
 
 def history(player: Player, limit: int, offset: int) -> dict:
-    """Each rated match, newest first: what it did to the player's rating."""
+    """Each rated match, newest first: what it did to the player's rating (the house bot's: to the
+    rating of the level it played at, `level`); an opponent at a level is labelled 'House (level 4)'."""
     rows = db.session.execute(_HISTORY, {"player": player.id, "limit": limit + 1, "offset": offset}).all()
     return {"matches": [{
         "game_id": change.game_id, "at": change.created_at.isoformat(),
-        "opponent": {"name": name, "bot": bot}, "result": result_of(change.score),
+        "opponent": {"name": name, "bot": bot, "level": change.opponent_level,
+                     "label": name if change.opponent_level is None else house_levels.label(name, change.opponent_level)},
+        "level": change.level, "result": result_of(change.score),
         "before": round(change.value_before, 2), "after": round(change.value_after, 2),
         "delta": round(change.value_after - change.value_before, 2),
         "deviation": round(change.deviation_after, 2)} for change, name, bot in rows[:limit]],

@@ -8,7 +8,7 @@ from ..core.errors import Problem
 from ..core.extensions import db
 from ..core.web import BEARER, bearer_token, problems
 from ..games import store
-from . import accounts, ratings, table_ratings
+from . import accounts, house_levels, ratings, table_ratings
 from .models import Player
 from .profiles import board, profile
 from .rating_schemas import GameRatingsSchema, LeaderboardQuerySchema, LeaderboardSchema, ProfileSchema
@@ -58,19 +58,25 @@ def game_ratings(game) -> dict:
     if game.status != "finished":
         return {"rated": len(set(bound.values())) == len(game.seats) and ratings.is_rated(game.id), "changes": []}
     names = dict(db.session.execute(select(Player.id, Player.name).where(Player.id.in_(list(changes)))).all())
+    levels = {} if table else ratings.levels_of(game.id)  # the house bot at a level: the level's rating moved
     return {"rated": bool(changes), "changes": [
-        {"seat": seat, "player": names[pid], "kind": kind, **{k: changes[pid][k] for k in ("before", "after", "delta")}}
+        {"seat": seat, "player": names[pid], "level": levels.get(pid),
+         "label": house_levels.label(names[pid], levels[pid]) if pid in levels else names[pid], "kind": kind,
+         **{k: changes[pid][k] for k in ("before", "after", "delta")}}
         for seat, pid in sorted(bound.items()) if pid in changes]}
 
 
 @rating_routes.route("/games/<game_id>/ratings", methods=["GET"])
 @rating_routes.doc(operationId="getGameRatings", security=BEARER)
 @rating_routes.response(200, GameRatingsSchema, example={"rated": True, "changes": [
-    {"seat": 0, "player": "Ann", "kind": "rating", "before": 1500.0, "after": 1662.31, "delta": 162.31},
-    {"seat": 1, "player": "Bob", "kind": "rating", "before": 1500.0, "after": 1337.69, "delta": -162.31}]})
+    {"seat": 0, "player": "Ann", "level": None, "label": "Ann", "kind": "rating", "before": 1500.0, "after": 1662.31,
+     "delta": 162.31},
+    {"seat": 1, "player": "House", "level": 4, "label": "House (level 4)", "kind": "rating", "before": 1500.0,
+     "after": 1337.69, "delta": -162.31}]})
 @problems(rating_routes, "invalid-token")
 def get_game_ratings(game_id):
     """For a seat of the game: whether it is rated, and once over what it did to each player's rating
-    (Glicko-2 at two seats, the table rating's ordinal at 3 to 8), as the result page shows it."""
+    (Glicko-2 at two seats, the table rating's ordinal at 3 to 8), as the result page shows it. The
+    house bot playing at a level is rated as that level (`level`, `label` "House (level 4)")."""
     game, _ = store.read_seat(game_id, bearer_token())
     return game_ratings(game)

@@ -76,6 +76,11 @@ class LeaderboardSchema(ma.Schema):
 class SeatRatingChangeSchema(ma.Schema):
     seat = f.Integer(required=True)
     player = f.String(required=True, **doc("The player holding the seat"))
+    level = f.Integer(required=True, allow_none=True, **doc(
+        "The house bot's level (1-5) when it held the seat at one: the rating moved was that level's, each "
+        "level being rated as an identity of its own, not the house account's; else null", example=4))
+    label = f.String(required=True, **doc("Whose rating moved, to show: the player's name, or the house bot's "
+                                          "level as 'House (level 4)'", example="House (level 4)"))
     kind = f.String(required=True, validate=v.OneOf(("rating", "table_rating")),
                     **doc("rating: Glicko-2 (two seats), its value; table_rating: OpenSkill, its ordinal"))
     before = f.Float(required=True)

@@ -6,6 +6,13 @@ Not rated: a challenge made with `rated: false` (and its rematches) or a game ma
 /me/games, a game with an anonymous seat, a table (three seats or more: table_ratings.py rates
 those), and a match abandoned (resigned or lost on time) before its first hand ended. A
 resignation or a lost claim on time later on is a loss like any other.
+
+The house bot's levels are rated as identities of their own (house_levels.py): when the house bot
+holds a seat at a level (the seat's bot_level), that side's rating is the level's, read, locked and
+moved in place of the house account's, and the opponent is rated against it. The house account's
+own rating is no longer moved by a game with a level; a house game without one (older games) still
+moves it. Each RatingChange row says the level: `level` on the house bot's, `opponent_level` on
+its opponent's.
 """
 from __future__ import annotations
 
@@ -15,7 +22,8 @@ from ..core.extensions import db
 from ..games.models import utcnow
 from ..games.table_game import TableGame
 from ..rules.glicko2 import Rating, rate
-from .models import Challenge, Player, PlayerSeat, RatingChange, UnratedGame
+from . import house_levels
+from .models import Challenge, HouseLevelRating, Player, PlayerSeat, RatingChange, UnratedGame
 
 PROVISIONAL_ABOVE = 110.0  # a deviation over this: the rating is provisional (and off the leaderboard)
 LEADERBOARD_GAMES = 5  # rated matches a player needs to be on the leaderboard
@@ -28,8 +36,8 @@ _LOCKED = (select(Player).where(Player.id.in_(bindparam("ids", expanding=True)))
            .with_for_update().execution_options(populate_existing=True))
 
 
-def describe(player: Player) -> dict:
-    """The rating as GET /me and GET /players/{name} show it."""
+def describe(player: Player | HouseLevelRating) -> dict:
+    """The rating as GET /me and GET /players/{name} show it (and GET /house-bot each level's)."""
     return {"value": round(player.rating, 2), "deviation": round(player.rating_deviation, 2),
             "volatility": round(player.rating_volatility, 6), "games": player.rated_games,
             "provisional": player.rating_deviation > PROVISIONAL_ABOVE}
@@ -75,6 +83,12 @@ def _seats_to_rate(game, match) -> dict[int, int] | None:
     return bound
 
 
+def _levels_played(game, bound: dict[int, int], rows: dict[int, Player]) -> dict[int, int]:
+    """{seat: level} of the seat the house bot played at a level (none in a game from before levels)."""
+    return {seat.seat: seat.bot_level for seat in game.seats
+            if seat.bot_level is not None and seat.seat in bound and house_levels.is_house_bot(rows[bound[seat.seat]])}
+
+
 def after_change(game, match, actor, events) -> None:
     """The change hook: rate the match in the transaction that ends it."""
     if not match.is_over:
@@ -83,20 +97,22 @@ def after_change(game, match, actor, events) -> None:
     if bound is None:
         return
     rows = lock_players(bound.values())
-    before = {seat: Rating(rows[pid].rating, rows[pid].rating_deviation, rows[pid].rating_volatility)
-              for seat, pid in bound.items()}
+    levels = _levels_played(game, bound, rows)
+    level_rows = house_levels.lock(levels.values())  # after the players' rows: one lock order everywhere
+    # Whose rating each side is: the level's for the house bot at a level, else the player's own.
+    sides = {seat: level_rows[levels[seat]] if seat in levels else rows[pid] for seat, pid in bound.items()}
+    before = {seat: Rating(side.rating, side.rating_deviation, side.rating_volatility) for seat, side in sides.items()}
     winner, moment = match.result.get("winner"), utcnow()
     for seat, pid in bound.items():
         score = 0.5 if winner is None else 1.0 if winner == seat else 0.0
         after = rate(before[seat], [(before[1 - seat], score)])
-        player = rows[pid]
-        player.rating, player.rating_deviation, player.rating_volatility = after.value, after.deviation, \
-            after.volatility
-        player.rated_games += 1
+        side = sides[seat]
+        side.rating, side.rating_deviation, side.rating_volatility = after.value, after.deviation, after.volatility
+        side.rated_games += 1
         db.session.add(RatingChange(game_id=game.id, player_id=pid, opponent_id=bound[1 - seat], score=score,
                                     value_before=before[seat].value, value_after=after.value,
                                     deviation_after=after.deviation, volatility_after=after.volatility,
-                                    created_at=moment))
+                                    level=levels.get(seat), opponent_level=levels.get(1 - seat), created_at=moment))
     db.session.flush()
 
 
@@ -110,3 +126,12 @@ def changes_of(game_id: str) -> dict[int, dict]:
                             "deviation": round(row.deviation_after, 2),
                             "provisional": row.deviation_after > PROVISIONAL_ABOVE}
             for row in db.session.execute(_CHANGES, {"game": game_id}).scalars()}
+
+
+_LEVELS = select(RatingChange.player_id, RatingChange.level).where(RatingChange.game_id == bindparam("game"),
+                                                                   RatingChange.level.is_not(None))
+
+
+def levels_of(game_id: str) -> dict[int, int]:
+    """{player id: level} of a rated game's house bot, when it played at a level (its rating was the level's)."""
+    return dict(db.session.execute(_LEVELS, {"game": game_id}).all())

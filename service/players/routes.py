@@ -16,7 +16,7 @@ from ..games import seating, store, views, waiting
 from ..games.stream_docs import event_stream, last_event_id
 from ..games.view_schemas import VIEW_EXAMPLE
 from ..rules import Rules
-from . import accounts, profiles, ratings, stream
+from . import accounts, house_levels, profiles, ratings, stream
 from .profile_schemas import AccountPatchSchema
 from .schemas import (
     AccountSchema,
@@ -85,17 +85,23 @@ def create_player(args):
 
 @players.route("/house-bot", methods=["GET"])
 @players.doc(operationId="getHouseBot")
-@players.response(200, HouseBotSchema, example={"name": "House", "bot": True})
+@players.response(200, HouseBotSchema, example={"name": "House", "bot": True, "levels": [
+    {"level": level, "label": f"House (level {level})",
+     "rating": {"value": value, "deviation": 84.2, "volatility": 0.059991, "games": 40, "provisional": False}}
+    for level, value in ((1, 1210.5), (2, 1388.0), (3, 1522.7), (4, 1710.3), (5, 1804.9))]})
 @problems(players, "no-house-bot")
 def house_bot():
     """The computer to play: the service's own bot account (run by the Procfile's `bot:` line,
-    named by HOUSE_BOT_NAME). Challenge it by this name; it accepts and plays."""
+    named by HOUSE_BOT_NAME). Challenge it by this name; it accepts and plays, at the challenge's
+    `level`. Each level is rated as an identity of its own: its rating is here."""
     name = current_app.config.get("HOUSE_BOT_NAME")
     player = accounts.by_name(name) if name else None
     if player is None or not player.bot:
         raise Problem("no-house-bot", "this server runs no house bot" if not name else
                       f"no bot account called {name!r} yet: the house bot registers it when it first starts")
-    return {"name": player.name, "bot": True}
+    return {"name": player.name, "bot": True, "levels": [
+        {"level": level, "label": house_levels.label(player.name, level), "rating": ratings.describe(rated)}
+        for level, rated in house_levels.ratings_by_level().items()]}
 
 
 @players.route("/me", methods=["GET"])

@@ -71,9 +71,20 @@ class AccountSchema(ma.Schema):
                                                    "(PATCH /me to change)"))
 
 
+class HouseLevelSchema(ma.Schema):
+    level = f.Integer(required=True, **doc("The level (1-5) to ask for in the challenge (`level`)", example=4))
+    label = f.String(required=True, **doc("How the level is named: the bot's name and the level",
+                                          example="House (level 4)"))
+    rating = f.Nested(RatingSchema, required=True, **doc(
+        "The level's own Glicko-2 rating: each level is rated as an identity of its own, moved by rated "
+        "matches against the house bot at that level (the house account's rating is not)"))
+
+
 class HouseBotSchema(ma.Schema):
     name = f.String(required=True, **doc("The house bot's player name: challenge it (`to`) to play the computer"))
     bot = f.Boolean(required=True, **doc("Always true"))
+    levels = f.List(f.Nested(HouseLevelSchema), required=True, **doc(
+        "Its levels, 1 (a beginner) to 5 (the strongest), each with the rating players earned against it"))
 
 
 class PlayerTokenSchema(ma.Schema):

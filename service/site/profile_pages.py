@@ -36,7 +36,7 @@ def leaderboard():
 
 def _point_text(number: int, match: dict) -> str:
     """A chart point's tooltip: "Match 3: 1662 (won against Bob)"."""
-    return f"Match {number}: {match['after']:.0f} ({match['result']} against {match['opponent']['name']})"
+    return f"Match {number}: {match['after']:.0f} ({match['result']} against {match['opponent']['label']})"
 
 
 def profile_page(name: str):
@@ -44,10 +44,12 @@ def profile_page(name: str):
     if player is None:
         return render_template("player_not_found.html", name=name), 404
     history = profiles.history(player, CHART_MATCHES, 0)["matches"]
-    first = player.rated_games - len(history)  # matches older than the chart's (0: it shows them all)
-    chart = rating_chart([(m["after"], _point_text(first + i + 1, m)) for i, m in enumerate(reversed(history))],
+    # The chart draws the account's own rating: the house bot's matches at a level moved the level's.
+    own = [m for m in history if m["level"] is None]
+    first = player.rated_games - len(own)  # matches older than the chart's (0: it shows them all)
+    chart = rating_chart([(m["after"], _point_text(first + i + 1, m)) for i, m in enumerate(reversed(own))],
                          title="Rating after each rated match" if first <= 0 else
-                         f"Rating after each of the last {len(history)} rated matches")
+                         f"Rating after each of the last {len(own)} rated matches")
     return render_template(
         "profile.html", player=player, rating=ratings.describe(player), chart=chart, history=history[:LISTED],
         record=profiles.record(player, LISTED, 0)["opponents"],

@@ -149,19 +149,39 @@ def house_bot(server: str, tmp_path) -> subprocess.Popen:
                             stdout=open(tmp_path / "house.log", "w"), stderr=subprocess.STDOUT)
 
 
+def set_level_rating(database_url: str, level: int, value: float, games: int) -> None:
+    """Give one of the house bot's levels a rating, straight in the server's database."""
+    import sqlalchemy as sa
+    engine = sa.create_engine(database_url)
+    try:
+        with engine.begin() as connection:
+            changed = connection.execute(sa.text("UPDATE house_level_ratings SET rating = :value, rated_games = :games "
+                                                 "WHERE level = :level"), {"value": value, "games": games, "level": level})
+            assert changed.rowcount == 1  # the migration stored every level's row
+    finally:
+        engine.dispose()
+
+
 @pytest.mark.parametrize("kind", KINDS)
 def test_gin_new_vs_bot_is_accepted_by_the_house_bot_and_played_out(kind, tmp_path, copied_client):
-    with servers(kind, tmp_path, count=1) as (_, (server,)):
+    with servers(kind, tmp_path, count=1) as (database_url, (server,)):
         bot = house_bot(server, tmp_path)
         try:
             while requests.get(f"{server}/house-bot", timeout=10).status_code != 200:
                 assert bot.poll() is None, (tmp_path / "house.log").read_text()
                 time.sleep(0.05)
+            set_level_rating(database_url, 4, 1710.4, 30)  # as if rated matches had moved it
             ann = person(copied_client, tmp_path, server, "ann")
             ann.run("register", "Ann")
+            # Each level is rated as an identity of its own: `gin rating House` lists them.
+            rating = ann.run("rating", "House").stdout.splitlines()
+            assert rating[0].startswith("House (a bot): 1500") and len(rating) == 7
+            assert rating[2] == "  House (level 1), 1500 (deviation 350, provisional), 0 rated matches"
+            assert rating[5] == "  House (level 4), 1710 (deviation 350, provisional), 30 rated matches"
+            assert ann.json("rating", "House")["levels"][3]["label"] == "House (level 4)"
             started = ann.run("new", "--vs-bot", "--level", "4", "--option", "target=10", "--move-hours", "none",
                               "--plain")
-            assert "Challenging House, the computer at level 4" in started.stderr
+            assert "Challenging the computer, House (level 4), 1710; waiting" in started.stderr
             assert "House accepted. Game" in started.stdout and "(you) v House (level 4)" in started.stdout
             (game_id, entry), = stored(ann)["games"].items()
             assert entry["player"] == "Ann" and "token" not in entry
@@ -170,6 +190,10 @@ def test_gin_new_vs_bot_is_accepted_by_the_house_bot_and_played_out(kind, tmp_pa
             assert link["page"] == f"{server}/watch/{game_id}#key={link['key']}"
             final = play_side(server, game_id, token)  # Ann's side; the house bot plays the other
             assert final["status"] == "finished" and final["result"]["winner"] in (0, 1)
+            # The match moved level 4's rating (a rated identity), not the house account's.
+            levels = requests.get(f"{server}/house-bot", timeout=10).json()["levels"]
+            assert [row["rating"]["games"] for row in levels] == [0, 0, 0, 31, 0]
+            assert requests.get(f"{server}/players/House", timeout=10).json()["rating"]["games"] == 0
             assert "The match is over" in ann.run("show", "--plain").stdout
             assert ann.json("games")["games"][0]["status"] == "finished"
             public = requests.get(f"{server}/games/{game_id}/public", timeout=10,

@@ -7,6 +7,7 @@ import pytest
 
 from .support import new_player
 from .test_players import count
+from .test_ratings import START
 
 
 def test_no_house_bot_until_its_account_exists(client):
@@ -20,7 +21,8 @@ def test_the_house_bot_is_named_once_registered_as_a_bot(client, app):
     assert app.config["HOUSE_BOT_NAME"] == "House"  # the Procfile's default
     new_player(client, "house", bot=True)  # names ignore case
     response = client.get("/house-bot")
-    assert response.status_code == 200 and response.get_json() == {"name": "house", "bot": True}
+    assert response.status_code == 200 and response.get_json() == {"name": "house", "bot": True, "levels": [
+        {"level": level, "label": f"house (level {level})", "rating": START} for level in range(1, 6)]}
 
 
 ELSEWHERE = {"REMOTE_ADDR": "203.0.113.9"}  # a client address that is not the service's host
@@ -43,7 +45,7 @@ def test_nobody_but_the_house_bot_takes_its_name_or_a_look_alike(client, app, na
 
 def test_the_house_bot_registers_its_reserved_name_from_the_host(client):
     assert client.post("/players", json={"name": "House", "bot": True}).status_code == 201  # loopback
-    assert client.get("/house-bot").get_json() == {"name": "House", "bot": True}
+    assert client.get("/house-bot").get_json()["name"] == "House"
     again = client.post("/players", json={"name": "Hоuse", "bot": True}, environ_base=ELSEWHERE)
     assert again.status_code in (409, 422) and again.mimetype == "application/problem+json"
 

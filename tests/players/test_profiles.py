@@ -32,9 +32,11 @@ def test_the_history_lists_each_rated_match_newest_first_chained_before_to_after
     body = client.get("/players/Ann/rating-history").get_json()
     matches = body["matches"]
     assert [m["game_id"] for m in matches] == three_matches["games"][::-1] and body["next_offset"] is None
-    assert [(m["opponent"], m["result"]) for m in matches] == [
-        ({"name": "Cy", "bot": True}, "won"), ({"name": "Bob", "bot": False}, "lost"),
-        ({"name": "Bob", "bot": False}, "won")]
+    no_level = {"level": None}
+    assert [(m["opponent"], m["result"], m["level"]) for m in matches] == [
+        ({"name": "Cy", "bot": True, "label": "Cy", **no_level}, "won", None),
+        ({"name": "Bob", "bot": False, "label": "Bob", **no_level}, "lost", None),
+        ({"name": "Bob", "bot": False, "label": "Bob", **no_level}, "won", None)]
     oldest_first = matches[::-1]
     assert oldest_first[0]["before"] == 1500.0
     for earlier, later in zip(oldest_first, oldest_first[1:]):

@@ -91,7 +91,7 @@ def test_a_four_seat_table_moves_each_player_as_openskill_computes_partners_as_a
     answer = client.get(f"/games/{game['id']}/ratings", headers=auth(players[3]["token"]))
     assert answer.status_code == 200, answer.get_json()
     assert answer.get_json() == {"rated": True, "changes": [
-        {"seat": s, "player": p["name"], "kind": "table_rating", "before": 0.0, "after": rated[s]["ordinal"],
+        {"seat": s, "player": p["name"], "level": None, "label": p["name"], "kind": "table_rating", "before": 0.0, "after": rated[s]["ordinal"],
          "delta": rated[s]["ordinal"]} for s, p in enumerate(players)]}
     refused = client.get(f"/games/{game['id']}/ratings", headers=auth("not-a-token"))
     assert refused.status_code == 401 and refused.get_json()["code"] == "invalid-token"

@@ -26,8 +26,8 @@ from .test_browser import Traffic, wait_until
 def site(request, tmp_path_factory):
     """The service on a fresh database of each kind; a closed page's stream ends at the next keep-alive."""
     with servers(request.param, tmp_path_factory.mktemp(f"player-pages-{request.param}"), count=1,
-                 env={"STREAM_KEEPALIVE_SECONDS": "2"}) as (_, (base_url,)):
-        yield SimpleNamespace(base_url=base_url)
+                 env={"STREAM_KEEPALIVE_SECONDS": "2"}) as (database_url, (base_url,)):
+        yield SimpleNamespace(base_url=base_url, database_url=database_url)
 
 
 def unique(name: str) -> str:
@@ -204,6 +204,19 @@ def test_watch_link_made_on_the_seat_page_shows_no_hand_in_play_and_is_revocable
     no_secret_in_urls(traffic, set(tokens) | {key})
 
 
+def set_level_rating(site, level: int, value: float) -> None:
+    """Give one of the house bot's levels a rating, straight in the site's database."""
+    import sqlalchemy as sa
+    engine = sa.create_engine(site.database_url)
+    try:
+        with engine.begin() as connection:
+            changed = connection.execute(sa.text("UPDATE house_level_ratings SET rating = :value WHERE level = :level"),
+                                         {"value": value, "level": level})
+            assert changed.rowcount == 1  # the migration stored every level's row
+    finally:
+        engine.dispose()
+
+
 def test_play_the_computer_from_the_page(site, new_context, tmp_path):
     line = next(l for l in (ROOT / "Procfile").read_text().splitlines() if l.startswith("bot:"))
     env = {**os.environ, "GIN_SERVER": site.base_url, "HOUSE_BOT_TOKEN_FILE": str(tmp_path / "house.token"),
@@ -216,11 +229,19 @@ def test_play_the_computer_from_the_page(site, new_context, tmp_path):
         wait_until(lambda: house.poll() is not None or requests.get(f"{site.base_url}/house-bot", timeout=10).ok,
                    "the house bot's account")
         assert house.poll() is None, (tmp_path / "house.log").read_text()
+        set_level_rating(site, 4, 1710.4)  # as if rated matches had moved it
         token = register(site, unique("Carol"))
         context = new_context()
         page = signed_in_page(site, context, token)
         page.fill("#computer-target", "10")
-        assert "club player" in page.locator("#computer-level-about").inner_text()  # level 3 unless chosen
+        # Each level is rated as its own identity: the picker shows its rating, the line under it its label.
+        wait_until(lambda: page.locator("#computer-level option[value='4']").inner_text() == "4 · reads the table (1710)",
+                   "level 4's rating in the picker")
+        assert page.locator("#computer-level option[value='2']").inner_text() == "2 · casual (1500)"
+        about = page.locator("#computer-level-about").inner_text()
+        assert about.startswith("House (level 3), 1500.") and "club player" in about  # level 3 unless chosen
+        page.select_option("#computer-level", "4")
+        assert page.locator("#computer-level-about").inner_text().startswith("House (level 4), 1710.")
         page.select_option("#computer-level", "2")
         assert "casual player" in page.locator("#computer-level-about").inner_text()  # each level says what it does
         page.click("#play-computer")

@@ -198,9 +198,33 @@ const LEVELS = {
   4: "It reads the table: what you took, threw and passed tells it what not to feed you, and it weighs the undercut before knocking.",
   5: "Level 4 with look-ahead: it plays out many possible hands of yours to decide when to knock and what to take.",
 };
-const describeLevel = () => { $("computer-level-about").textContent = LEVELS[$("computer-level").value]; };
+// Each level is rated as an identity of its own (GET /house-bot `levels`): the picker shows its
+// rating ("4 · reads the table (1710)") and the line under it names it ("House (level 4), 1710").
+let ratedLevels = {};
+const ratingOf = (rated) => Math.round(rated.rating.value);
+const describeLevel = () => {
+  const level = $("computer-level").value;
+  const rated = ratedLevels[level];
+  $("computer-level-about").textContent = rated ? `${rated.label}, ${ratingOf(rated)}. ${LEVELS[level]}` : LEVELS[level];
+};
 $("computer-level").addEventListener("change", describeLevel);
 describeLevel();
+
+async function showLevelRatings() {
+  try {
+    const { data: bot } = await call("GET", "/house-bot");
+    ratedLevels = Object.fromEntries((bot.levels || []).map((rated) => [String(rated.level), rated]));
+    for (const option of $("computer-level").options) {
+      option.dataset.what ??= option.textContent;  // "4 · reads the table", kept for a later refresh
+      const rated = ratedLevels[option.value];
+      option.textContent = rated ? `${option.dataset.what} (${ratingOf(rated)})` : option.dataset.what;
+    }
+    describeLevel();
+  } catch {
+    // The ratings are extra (no house bot yet: none): the picker stands without them.
+  }
+}
+showLevelRatings();
 
 $("computer-form").addEventListener("submit", async (event) => {
   event.preventDefault();

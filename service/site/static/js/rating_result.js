@@ -12,7 +12,8 @@ function signed(delta) {
 export function ratingLine(change, mine) {
   const what = change.kind === "table_rating" ? "table rating" : "rating";
   const moved = `${change.before} → ${change.after} (${signed(change.delta)})`;
-  return mine ? `${what[0].toUpperCase()}${what.slice(1)} ${moved}` : `${change.player}: ${what} ${moved}`;
+  // The house bot at a level is rated as that level: its label says so ("House (level 4)").
+  return mine ? `${what[0].toUpperCase()}${what.slice(1)} ${moved}` : `${change.label || change.player}: ${what} ${moved}`;
 }
 
 export async function showRatings(gameId, auth, seat) {
