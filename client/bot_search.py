@@ -175,15 +175,33 @@ class Scoring:
 
 def sampled_deals(model: bot_model.Model, rng: random.Random):
     """Endless (opponent hand, stock) pairs consistent with the view, as bits and a list of bits.
-    The opponent kept the best of what it saw: as many more cards as bring the sampled hands'
-    deadwood to what the reference bot's hands hold at that point of a hand (measured in self-play:
-    one more in the first turns, three to four from the middle on)."""
-    seen = min(3, (bot_model.FULL_STOCK + 2 - model.stock) // 3)
+    The opponent kept the best of what it saw: up to two more cards than it holds are drawn and the
+    best kept (one more half the time below stock 20), and its discards tell what it does not hold:
+    a player throwing the card that leaves the least deadwood would have kept a thrown card that
+    melds with its hand or is lower than a loose card it holds, so a sampled hand is kept with
+    chance THREW_KEPT for each card it threw that it would have kept. Both were chosen by how well
+    the sampled hands foretell a knock's outcome (bench/README.md)."""
+    extra = max(0, min(3, (bot_model.FULL_STOCK + 2 - model.stock) // 3) - 1)
+    threw = [bit(card) for card in model.threw]
     while True:
-        theirs = model.sample_hand(rng, extra=seen + (model.stock < 20 and rng.random() < 0.5))
+        for _ in range(REJECTIONS):
+            theirs = model.sample_hand(rng, extra=extra + (model.stock < 20 and rng.random() < 0.5))
+            hand = bits(theirs)
+            if rng.random() < THREW_KEPT ** sum(_would_keep(hand, card) for card in threw):
+                break
         rest = [bit(c) for c in model.unseen if c not in theirs]
         rng.shuffle(rest)
-        yield bits(theirs), rest[:model.stock]
+        yield hand, rest[:model.stock]
+
+
+THREW_KEPT = 0.2  # the chance a sampled hand is kept, for each card the opponent threw that it would have kept
+REJECTIONS = 200  # sampled hands tried before one is kept anyway (a view no hand fits)
+
+
+def _would_keep(hand: int, card: int) -> bool:
+    """Whether a hand would keep `card` rather than throw it: with it, some other discard leaves
+    less deadwood (the card melds with the hand, or a loose card held is higher)."""
+    return best_discard(hand | card, card)[0] < deadwood(hand)
 
 
 def weigh(options: dict, model: bot_model.Model, rng: random.Random, think_seconds: float | None,

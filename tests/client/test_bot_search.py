@@ -3,6 +3,7 @@ of gin_cards on random hands (sets of three and four among them), a sampled deal
 points the rules give, and the search leaves the default only for an option that does better."""
 from __future__ import annotations
 
+import itertools
 import random
 
 from client import bot_levels, bot_model, bot_search, gin_cards
@@ -75,7 +76,7 @@ def test_a_deal_with_nothing_to_knock_on_ends_void_when_the_stock_runs_down():
 
 class OneDeal:
     """A model stand-in that always deals the same opponent hand and stock (the search's input)."""
-    stock, unseen = 2, ["5H", "6H", "KS", "QS"]
+    stock, unseen, threw = 2, ["5H", "6H", "KS", "QS"], set()
 
     def sample_hand(self, rng, extra=None):
         return ["5H", "6H"]
@@ -90,6 +91,39 @@ def test_weigh_keeps_the_default_unless_another_option_does_clearly_better():
     assert bot_search.weigh(maybe, OneDeal(), rng, None, deals=20) == "default"  # mean 0: no reason to move
     better = {"default": lambda theirs, stock: 0.0, "other": lambda theirs, stock: 3.0}
     assert bot_search.weigh(better, OneDeal(), rng, None, deals=10) == "other"
+
+
+class ThreeOfEight:
+    """A model stand-in whose opponent holds three of eight unseen cards, and threw `threw`."""
+    stock, unseen = 5, ["5H", "6H", "8H", "9H", "AS", "2D", "3C", "KD"]
+
+    def __init__(self, threw: set[str]):
+        self.threw = threw
+
+    def sample_hand(self, rng, extra=None):
+        return rng.sample(self.unseen, 3)
+
+
+def test_a_thrown_card_would_have_been_kept_by_a_hand_it_melds_with_or_holding_a_higher_loose_card():
+    seven = bot_search.bit("7H")
+    assert bot_search._would_keep(bot_search.bits(["5H", "6H", "2D"]), seven)  # 5-6-7 of hearts
+    assert bot_search._would_keep(bot_search.bits(["AS", "2D", "KD"]), seven)  # 7H left less than KD
+    assert not bot_search._would_keep(bot_search.bits(["AS", "2D", "3C"]), seven)
+    assert not bot_search._would_keep(bot_search.bits(["AS", "2D", "5H"]), seven)
+
+
+def test_sampled_hands_seldom_hold_what_would_have_kept_a_card_the_opponent_threw():
+    seven = bot_search.bit("7H")
+    hands = [bot_search.bits(h) for h in itertools.combinations(ThreeOfEight.unseen, 3)]
+    share = sum(bot_search._would_keep(h, seven) for h in hands) / len(hands)
+    kept = share * bot_search.THREW_KEPT / (share * bot_search.THREW_KEPT + 1 - share)  # one in five of them
+
+    def measured(threw: set[str]) -> float:
+        deals = bot_search.sampled_deals(ThreeOfEight(threw), random.Random(3))
+        return sum(bot_search._would_keep(next(deals)[0], seven) for _ in range(4000)) / 4000
+    assert 0.3 < share < 0.9 and kept < share - 0.2
+    assert abs(measured(set()) - share) < 0.03  # without a thrown card, every hand as drawn
+    assert abs(measured({"7H"}) - kept) < 0.03
 
 
 def test_level_5_knocks_on_the_last_turns_when_playing_on_can_only_end_void():

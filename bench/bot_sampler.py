@@ -1,0 +1,106 @@
+"""How well level 5's sampled opponent hands foretell a knock (client/bot_search.sampled_deals).
+
+    .venv/bin/python bench/bot_sampler.py [--matches 40] [--hands 30]
+
+Knock states are gathered from level-3 self-play (standard rules, seeds 1000 on): every state where
+a seat may knock without gin. In each, the knock with the least deadwood is settled against the
+real opponent hand (its points, negative for an undercut) and against `--hands` sampled ones, as
+level 5 would see them (the seat's view and memory only). Printed for each sampler: the root mean
+square error of the sampled mean against the real points, the Brier score of the sampled undercut
+chance, and the cards a sampled hand shares with the real one on average. The previous sampler
+(no reading of the opponent's discards, one more extra card) is measured beside the current one.
+"""
+from __future__ import annotations
+
+import argparse
+import copy
+import math
+import os
+import random
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from client import bot, bot_model, bot_search  # noqa: E402
+from service.rules import Match, Rules, action_from_dict, full_deck  # noqa: E402
+
+
+def previous_sampler(model: bot_model.Model, rng: random.Random):
+    """sampled_deals before the opponent's discards were read (main at acc3317)."""
+    seen = min(3, (bot_model.FULL_STOCK + 2 - model.stock) // 3)
+    while True:
+        theirs = model.sample_hand(rng, extra=seen + (model.stock < 20 and rng.random() < 0.5))
+        rest = [bot_search.bit(c) for c in model.unseen if c not in theirs]
+        rng.shuffle(rest)
+        yield bot_search.bits(theirs), rest[:model.stock]
+
+
+def knock_states(matches: int) -> list[dict]:
+    """(view, memory before it, real opponent hand) where the seat to move may knock, not with gin."""
+    states = []
+    for seed in range(1000, 1000 + matches):
+        rng = random.Random(seed)
+        match = Match.new(Rules.from_options("standard"), first_dealer=rng.randrange(2))
+        memories = [bot_model.Memory(), bot_model.Memory()]
+        while not match.is_over:
+            if match.needs_deal:
+                deck = full_deck()
+                rng.shuffle(deck)
+                match.deal(deck)
+                continue
+            seat = match.to_move
+            view = match.view(seat)
+            kinds = {a["type"] for a in view["legal_actions"]}
+            if "knock" in kinds and "discard" in kinds and "big_gin" not in kinds \
+                    and bot_search.best_discard(bot_search.bits(view["hand"]))[0] > 0:
+                theirs = bot_search.bits(str(c) for c in match.hands[1 - seat])
+                states.append({"view": view, "memory": copy.deepcopy(memories[seat]), "theirs": theirs})
+            memories[seat].observe(view)
+            action = bot.decide(view).action
+            memories[seat].record(action)
+            match.apply(seat, action_from_dict(action))
+    return states
+
+
+def score(states: list[dict], sampler, hands: int) -> str:
+    started = time.process_time()
+    squared = brier = shared = 0.0
+    for index, state in enumerate(states):
+        view, memory = state["view"], copy.deepcopy(state["memory"])
+        memory.observe(view)
+        model = bot_model.Model(view, memory)
+        scoring = bot_search.Scoring(model)
+        left, card = bot_search.best_discard(bot_search.bits(view["hand"]))
+        kept = bot_search.bits(view["hand"]) ^ card
+        real = scoring.settle(kept, left, state["theirs"])
+        deals = sampler(model, random.Random(index))
+        values = []
+        for _ in range(hands):
+            theirs, _ = next(deals)
+            values.append(scoring.settle(kept, left, theirs))
+            shared += (theirs & state["theirs"]).bit_count() / hands
+        squared += (sum(values) / hands - real) ** 2
+        brier += (sum(v < 0 for v in values) / hands - (real < 0)) ** 2
+    n = len(states)
+    return (f"RMSE {math.sqrt(squared / n):.2f} points, Brier {brier / n:.4f}, {shared / n:.2f} cards shared, "
+            f"{(time.process_time() - started) / (n * hands) * 1e3:.2f} ms CPU a hand")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--matches", type=int, default=40)
+    parser.add_argument("--hands", type=int, default=30)
+    args = parser.parse_args()
+    print(f"command: .venv/bin/python bench/bot_sampler.py --matches {args.matches} --hands {args.hands}")
+    states = knock_states(args.matches)
+    undercuts = sum(bot_search.Scoring(bot_model.Model(s["view"])).settle(
+        bot_search.bits(s["view"]["hand"]) ^ bot_search.best_discard(bot_search.bits(s["view"]["hand"]))[1],
+        bot_search.best_discard(bot_search.bits(s["view"]["hand"]))[0], s["theirs"]) < 0 for s in states)
+    print(f"{len(states)} knock states, {undercuts / len(states):.1%} of knocks there would be undercut")
+    print(f"previous sampler: {score(states, previous_sampler, args.hands)}", flush=True)
+    print(f"current sampler:  {score(states, bot_search.sampled_deals, args.hands)}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
