@@ -10,8 +10,9 @@
        sampled opponent hands, is low, and holds for gin when gin is near and the hand young
     5  level 4, with look-ahead where it pays (bot_search.py): when it may knock, and when it may
        take the pile's top, it plays each option out to the hand's end over the same sampled deals
-       (opponent hands and stock orders consistent with the view, both sides playing the reference
-       policy), within `think_seconds` per decision, and leaves level 4's choice only for an option
+       (opponent hands and stock orders consistent with the view and with the opponent's discards,
+       both sides playing the reference policy), within `think_seconds` per decision, and leaves
+       level 4's choice only for an option
        that scores clearly more: knock or play on (and with which discard), take or draw
 
 Every level decides from the seat's own view (and, for 4 and 5, a Memory of its own earlier moves
@@ -24,6 +25,7 @@ from __future__ import annotations
 import os
 import random
 import sys
+import time
 
 if __package__:  # as part of the `client` package
     from . import bot, bot_model, bot_search
@@ -59,13 +61,14 @@ def decide(view: dict, level: int = DEFAULT_LEVEL, rng: random.Random | None = N
     rng = rng or random.Random()
     if memory is not None:
         memory.observe(view)
-    decision = _decide(view, level, rng, memory, think_seconds, rollouts)
+    until = None if think_seconds is None else time.perf_counter() + think_seconds  # the budget is the whole decision's
+    decision = _decide(view, level, rng, memory, until, rollouts)
     if memory is not None:
         memory.record(decision.action)
     return decision
 
 
-def _decide(view, level, rng, memory, think_seconds, rollouts) -> Decision:
+def _decide(view, level, rng, memory, until, rollouts) -> Decision:
     legal = [a for a in view.get("legal_actions") or [] if a.get("type") != "resign"]
     kinds = {a["type"] for a in legal}
     if level == 3 or "table" in view or kinds & {"big_gin", "choose_dealer"} or not legal:
@@ -77,12 +80,12 @@ def _decide(view, level, rng, memory, think_seconds, rollouts) -> Decision:
             return _beginner_discard(view, hand, legal, before, rng)
         if level == 2:
             return _casual_discard(view, hand, legal, before, rng)
-        return _reading_discard(view, hand, legal, before, rng, memory, level, think_seconds, rollouts)
+        return _reading_discard(view, hand, legal, before, rng, memory, level, until, rollouts)
     if level == 1 and rng.random() < 0.5:  # half the time it does not look at the pile at all
         return _draw_blind(legal, before)
     sources = {a.get("from"): a for a in legal if a["type"] == "draw"}
     if level == 5 and {"stock", "discard"} <= set(sources):
-        return _searched_draw(view, sources, before, rng, memory, think_seconds, rollouts)
+        return _searched_draw(view, sources, before, rng, memory, until, rollouts)
     return bot.decide(view)
 
 
@@ -121,7 +124,7 @@ def _casual_discard(view, hand, legal, before, rng) -> Decision:
 
 # -- levels 4 and 5 -------------------------------------------------------------------------------
 
-def _reading_discard(view, hand, legal, before, rng, memory, level, think_seconds, rollouts) -> Decision:
+def _reading_discard(view, hand, legal, before, rng, memory, level, until, rollouts) -> Decision:
     model = bot_model.Model(view, memory)
     chance = model.held_chance()
     knocks = {a["discard"]: a for a in legal if a["type"] == "knock"}
@@ -129,7 +132,7 @@ def _reading_discard(view, hand, legal, before, rng, memory, level, think_second
     scored = sorted((_discard_score(model, chance, hand, c), c) for c in discards)
     if level == 5 and discards and knocks:  # where sampling pays: the knock, and the discard beside it
         return _searched_discard(model, hand, discards, knocks, [c for _, c in scored[:3]], before, rng,
-                                 think_seconds, rollouts)
+                                 until, rollouts)
     if knocks:
         left, card = min((deadwood([c for c in hand if c != k]), k) for k in knocks)
         if left == 0 or not discards:
@@ -174,7 +177,7 @@ def _gin_outs(model: bot_model.Model, rest: list[str]) -> int:
 
 # -- level 5: sampled deals played out (bot_search.py) --------------------------------------------
 
-def _searched_discard(model, hand, discards, knocks, candidates, before, rng, think_seconds, deals) -> Decision:
+def _searched_discard(model, hand, discards, knocks, candidates, before, rng, until, deals) -> Decision:
     """Level 4's three best discards, and the knock when one is allowed, each played out over the
     same sampled deals: the option with the most points on average."""
     mine, pile, scoring = bot_search.bits(hand), [bot_search.bit(c) for c in model.pile], bot_search.Scoring(model)
@@ -192,14 +195,14 @@ def _searched_discard(model, hand, discards, knocks, candidates, before, rng, th
     if len(options) == 1:
         (kind, card), = options
     else:
-        kind, card = bot_search.weigh(options, model, rng, think_seconds, deals, margin=1.0)
+        kind, card = bot_search.weigh(options, model, rng, _left(until), deals, margin=1.0)
     left = deadwood([c for c in hand if c != card])
     if kind == "knock":
         return Decision(knocks[card], before, left, f"knock with {left}: better than playing on in sampled deals")
     return Decision(discards[card], before, left, f"throws {card}: best in sampled deals")
 
 
-def _searched_draw(view, sources, before, rng, memory, think_seconds, deals) -> Decision:
+def _searched_draw(view, sources, before, rng, memory, until, deals) -> Decision:
     """Take the pile's top or draw, each played out over the same sampled deals."""
     model = bot_model.Model(view, memory)
     mine, pile, scoring = bot_search.bits(model.hand), [bot_search.bit(c) for c in model.pile], bot_search.Scoring(model)
@@ -209,6 +212,11 @@ def _searched_draw(view, sources, before, rng, memory, think_seconds, deals) -> 
                for source in ("stock", "discard")}
     if bot.decide(view).action.get("from") == "discard":  # the reference bot's choice first: it wins ties
         options = dict(reversed(list(options.items())))
-    source = bot_search.weigh(options, model, rng, think_seconds, deals, margin=2.0)
+    source = bot_search.weigh(options, model, rng, _left(until), deals, margin=2.0)
     top = model.pile[-1] if model.pile else None
     return Decision(sources[source], before, None, f"takes {top}" if source == "discard" else "draws from the stock")
+
+
+def _left(until: float | None) -> float | None:
+    """The time left of the decision's budget for the search (the model and level 4's scoring took some)."""
+    return None if until is None else max(0.0, until - time.perf_counter())

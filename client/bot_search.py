@@ -208,17 +208,20 @@ def weigh(options: dict, model: bot_model.Model, rng: random.Random, think_secon
           deals: int | None = None, margin: float = 1.0) -> object:
     """The first option (the default), unless another does better over the same sampled deals by
     more than `margin` standard errors of the paired differences. `options` maps each option to a
-    function (opponent hand, stock) -> our points; sampling stops after `deals` deals, or when
-    `think_seconds` have passed (at least two deals)."""
+    function (opponent hand, stock) -> our points; sampling stops after `deals` deals, or before a
+    deal that could end past `think_seconds` (one may cost twice the average; at least two deals)."""
     first, *others = options
     differences = {option: [] for option in others}
-    done, deadline = 0, time.perf_counter() + (think_seconds or 0.0)
+    done, started = 0, time.perf_counter()
+    deadline = started + (think_seconds or 0.0)
     for theirs, stock in sampled_deals(model, rng):
         base = options[first](theirs, list(stock))
         for option in others:
             differences[option].append(options[option](theirs, list(stock)) - base)
         done += 1
-        if (deals is not None and done >= deals) or (deals is None and done >= 2 and time.perf_counter() >= deadline):
+        now = time.perf_counter()
+        if (deals is not None and done >= deals) or (deals is None and done >= 2
+                                                     and now + 2 * (now - started) / done >= deadline):
             break
     best, best_mean = first, 0.0
     for option, diffs in differences.items():
