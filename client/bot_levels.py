@@ -12,8 +12,8 @@
        take the pile's top, it plays each option out to the hand's end over the same sampled deals
        (opponent hands and stock orders consistent with the view and with the opponent's discards,
        both sides playing the reference policy), within `think_seconds` per decision, and leaves
-       level 4's choice only for an option
-       that scores clearly more: knock or play on (and with which discard), take or draw
+       level 4's choice only for an option that scores clearly more: knock or play on (and with
+       which discard), take or draw
 
 Every level decides from the seat's own view (and, for 4 and 5, a Memory of its own earlier moves
 in the hand): never from the stock's order or the opponent's hand. Mahjong gin, the first-dealer
@@ -61,7 +61,8 @@ def decide(view: dict, level: int = DEFAULT_LEVEL, rng: random.Random | None = N
     rng = rng or random.Random()
     if memory is not None:
         memory.observe(view)
-    until = None if think_seconds is None else time.perf_counter() + think_seconds  # the budget is the whole decision's
+    # The budget is the whole decision's: the search gets what the model and scoring leave of it.
+    until = None if think_seconds is None else time.perf_counter() + think_seconds
     decision = _decide(view, level, rng, memory, until, rollouts)
     if memory is not None:
         memory.record(decision.action)
