@@ -34,6 +34,12 @@ class RatingChangeSchema(ma.Schema):
     delta = f.Float(required=True, **doc("after - before"))
     deviation = f.Float(required=True, **doc("The deviation after the match"))
     provisional = f.Boolean(required=True)
+    level = f.Integer(allow_none=True, **doc(
+        "On the house bot's own event: the level (1-5) it played at, whose rating this is (each level is "
+        "rated as an identity of its own); else null", example=None))
+    opponent_level = f.Integer(allow_none=True, **doc(
+        "The house bot's level (1-5) you played against, whose rating yours moved against; else null",
+        example=4))
 
 
 class TableRatingChangeSchema(ma.Schema):

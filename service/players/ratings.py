@@ -120,11 +120,13 @@ _CHANGES = select(RatingChange).where(RatingChange.game_id == bindparam("game"))
 
 
 def changes_of(game_id: str) -> dict[int, dict]:
-    """{player id: its `rating_change`} of a rated game (empty: not rated)."""
+    """{player id: its `rating_change`} of a rated game (empty: not rated); `level` and
+    `opponent_level` say which of the house bot's levels was rated (null: none)."""
     return {row.player_id: {"before": round(row.value_before, 2), "after": round(row.value_after, 2),
                             "delta": round(row.value_after - row.value_before, 2),
                             "deviation": round(row.deviation_after, 2),
-                            "provisional": row.deviation_after > PROVISIONAL_ABOVE}
+                            "provisional": row.deviation_after > PROVISIONAL_ABOVE,
+                            "level": row.level, "opponent_level": row.opponent_level}
             for row in db.session.execute(_CHANGES, {"game": game_id}).scalars()}
 
 

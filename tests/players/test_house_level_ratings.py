@@ -78,6 +78,10 @@ def test_a_rated_match_at_level_4_moves_level_4_and_the_player_against_it(client
     assert stored_changes(app, game["id"]) == {ann["id"]: (None, 4), house["id"]: (4, None)}
     over = [e for e in events_of(app, ann) if e["type"] == "game_over"][-1]
     assert over["rating_change"]["before"] == 1500.0 and over["rating_change"]["after"] == round(ann_after.value, 2)
+    assert (over["rating_change"]["level"], over["rating_change"]["opponent_level"]) == (None, 4)
+    bot_over = [e for e in events_of(app, house) if e["type"] == "game_over"][-1]["rating_change"]
+    assert (bot_over["before"], bot_over["after"]) == (1710.0, round(level_after.value, 2))
+    assert (bot_over["level"], bot_over["opponent_level"]) == (4, None)  # its event is level 4's rating
 
     # The profile pages name the level too; the house bot's chart draws only its account's own rating.
     page = client.get("/players/Ann", headers={"Accept": "text/html"}).get_data(as_text=True)

@@ -52,7 +52,7 @@ def test_a_rated_match_moves_both_ratings_as_the_formula_says(client, app):
     over = [e for e in events_of(app, won) if e["type"] == "game_over"]
     assert over[-1]["rating_change"] == {"before": 1500.0, "after": round(hand.value, 2),
                                          "delta": round(hand.value - 1500, 2), "deviation": round(hand.deviation, 2),
-                                         "provisional": True}
+                                         "provisional": True, "level": None, "opponent_level": None}
     assert [e for e in events_of(app, lost) if e["type"] == "game_over"][-1]["rating_change"]["delta"] < 0
 
     # A second match starts from the new ratings: each side rated against the other's rating before it.
