@@ -22,8 +22,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from client import bot, bot_model, bot_search  # noqa: E402
-from service.rules import Match, Rules, action_from_dict, full_deck  # noqa: E402
+import bot_strength  # noqa: E402 (beside this file)
+from client import bot_levels, bot_model, bot_search  # noqa: E402
 
 
 def previous_sampler(model: bot_model.Model, rng: random.Random):
@@ -37,29 +37,23 @@ def previous_sampler(model: bot_model.Model, rng: random.Random):
 
 
 def knock_states(matches: int) -> list[dict]:
-    """(view, memory before it, real opponent hand) where the seat to move may knock, not with gin."""
-    states = []
+    """(view, memory before it, real opponent hand, the knock's real points) where the seat to move
+    may knock, not with gin."""
+    states: list[dict] = []
+
+    def watch(match, seat, view):
+        kinds = {a["type"] for a in view["legal_actions"]}
+        hand = bot_search.bits(view["hand"])
+        left, card = bot_search.best_discard(hand)
+        if "knock" in kinds and "discard" in kinds and "big_gin" not in kinds and left > 0:
+            theirs = bot_search.bits(str(c) for c in match.hands[1 - seat])
+            real = bot_search.Scoring(bot_model.Model(view)).settle(hand ^ card, left, theirs)
+            states.append({"view": view, "memory": copy.deepcopy(memories[seat]), "theirs": theirs, "real": real})
+
     for seed in range(1000, 1000 + matches):
-        rng = random.Random(seed)
-        match = Match.new(Rules.from_options("standard"), first_dealer=rng.randrange(2))
-        memories = [bot_model.Memory(), bot_model.Memory()]
-        while not match.is_over:
-            if match.needs_deal:
-                deck = full_deck()
-                rng.shuffle(deck)
-                match.deal(deck)
-                continue
-            seat = match.to_move
-            view = match.view(seat)
-            kinds = {a["type"] for a in view["legal_actions"]}
-            if "knock" in kinds and "discard" in kinds and "big_gin" not in kinds \
-                    and bot_search.best_discard(bot_search.bits(view["hand"]))[0] > 0:
-                theirs = bot_search.bits(str(c) for c in match.hands[1 - seat])
-                states.append({"view": view, "memory": copy.deepcopy(memories[seat]), "theirs": theirs})
-            memories[seat].observe(view)
-            action = bot.decide(view).action
-            memories[seat].record(action)
-            match.apply(seat, action_from_dict(action))
+        memories = [bot_model.Memory(), bot_model.Memory()]  # what level 5 would remember, seat by seat
+        players = [lambda view, memory=memory: bot_levels.decide(view, 3, memory=memory).action for memory in memories]
+        bot_strength.play(seed, players, watch=watch)
     return states
 
 
@@ -73,15 +67,14 @@ def score(states: list[dict], sampler, hands: int) -> str:
         scoring = bot_search.Scoring(model)
         left, card = bot_search.best_discard(bot_search.bits(view["hand"]))
         kept = bot_search.bits(view["hand"]) ^ card
-        real = scoring.settle(kept, left, state["theirs"])
         deals = sampler(model, random.Random(index))
         values = []
         for _ in range(hands):
             theirs, _ = next(deals)
             values.append(scoring.settle(kept, left, theirs))
             shared += (theirs & state["theirs"]).bit_count() / hands
-        squared += (sum(values) / hands - real) ** 2
-        brier += (sum(v < 0 for v in values) / hands - (real < 0)) ** 2
+        squared += (sum(values) / hands - state["real"]) ** 2
+        brier += (sum(v < 0 for v in values) / hands - (state["real"] < 0)) ** 2
     n = len(states)
     return (f"RMSE {math.sqrt(squared / n):.2f} points, Brier {brier / n:.4f}, {shared / n:.2f} cards shared, "
             f"{(time.process_time() - started) / (n * hands) * 1e3:.2f} ms CPU a hand")
@@ -94,9 +87,7 @@ def main() -> None:
     args = parser.parse_args()
     print(f"command: .venv/bin/python bench/bot_sampler.py --matches {args.matches} --hands {args.hands}")
     states = knock_states(args.matches)
-    undercuts = sum(bot_search.Scoring(bot_model.Model(s["view"])).settle(
-        bot_search.bits(s["view"]["hand"]) ^ bot_search.best_discard(bot_search.bits(s["view"]["hand"]))[1],
-        bot_search.best_discard(bot_search.bits(s["view"]["hand"]))[0], s["theirs"]) < 0 for s in states)
+    undercuts = sum(state["real"] < 0 for state in states)
     print(f"{len(states)} knock states, {undercuts / len(states):.1%} of knocks there would be undercut")
     print(f"previous sampler: {score(states, previous_sampler, args.hands)}", flush=True)
     print(f"current sampler:  {score(states, bot_search.sampled_deals, args.hands)}", flush=True)

@@ -46,7 +46,8 @@ def level_player(level: int, rng: random.Random, think_seconds: float, timings: 
     return play
 
 
-def play(seed: int, players, timings: list | None = None, preset: str = "standard") -> Match:
+def play(seed: int, players, timings: list | None = None, preset: str = "standard", watch=None) -> Match:
+    """One seeded match; `watch(match, seat, view)`, when given, sees each decision before it is made."""
     rng = random.Random(seed)
     match = Match.new(Rules.from_options(preset), first_dealer=rng.randrange(2))
     while not match.is_over:
@@ -57,6 +58,8 @@ def play(seed: int, players, timings: list | None = None, preset: str = "standar
             continue
         seat = match.to_move
         view = match.view(seat)
+        if watch is not None:
+            watch(match, seat, view)
         started = time.perf_counter()
         choice = players[seat](view)
         if timings is not None and seat == 0:

@@ -206,7 +206,8 @@ def _searched_discard(model, hand, discards, knocks, candidates, before, rng, un
 def _searched_draw(view, sources, before, rng, memory, until, deals) -> Decision:
     """Take the pile's top or draw, each played out over the same sampled deals."""
     model = bot_model.Model(view, memory)
-    mine, pile, scoring = bot_search.bits(model.hand), [bot_search.bit(c) for c in model.pile], bot_search.Scoring(model)
+    mine, scoring = bot_search.bits(model.hand), bot_search.Scoring(model)
+    pile = [bot_search.bit(c) for c in model.pile]
     options = {source: (lambda theirs, stock, source=source:
                         bot_search.play_out(mine, theirs, stock, list(pile), False, scoring,
                                             "pile" if source == "discard" else "stock"))

@@ -173,6 +173,10 @@ class Scoring:
 
 # -- choosing by sampled deals -------------------------------------------------------------------
 
+THREW_KEPT = 0.2  # the chance a sampled hand is kept, for each card the opponent threw that it would have kept
+REJECTIONS = 200  # sampled hands tried before one is kept anyway (a view no hand fits)
+
+
 def sampled_deals(model: bot_model.Model, rng: random.Random):
     """Endless (opponent hand, stock) pairs consistent with the view, as bits and a list of bits.
     The opponent kept the best of what it saw: up to two more cards than it holds are drawn and the
@@ -192,10 +196,6 @@ def sampled_deals(model: bot_model.Model, rng: random.Random):
         rest = [bit(c) for c in model.unseen if c not in theirs]
         rng.shuffle(rest)
         yield hand, rest[:model.stock]
-
-
-THREW_KEPT = 0.2  # the chance a sampled hand is kept, for each card the opponent threw that it would have kept
-REJECTIONS = 200  # sampled hands tried before one is kept anyway (a view no hand fits)
 
 
 def _would_keep(hand: int, card: int) -> bool:

@@ -11,7 +11,7 @@ from sqlalchemy import bindparam, select
 from sqlalchemy.dialects import postgresql, sqlite
 
 from ..core.extensions import db
-from .models import HouseLevelRating, Player
+from .models import START_DEVIATION, START_RATING, START_VOLATILITY, HouseLevelRating, Player
 from .names import name_key
 
 LEVELS = (1, 2, 3, 4, 5)
@@ -27,9 +27,9 @@ def is_house_bot(player: Player | None) -> bool:
     return bool(player is not None and player.bot and name and player.name_key == name_key(name))
 
 
-def label(bot_name: str, level: int) -> str:
-    """How a level is named to players: 'House (level 4)'."""
-    return f"{bot_name} (level {level})"
+def label(name: str, level: int | None) -> str:
+    """How a rated side is named to players: the house bot at a level as 'House (level 4)', else the name."""
+    return name if level is None else f"{name} (level {level})"
 
 
 def _insert_missing(levels: list[int]) -> None:
@@ -37,9 +37,8 @@ def _insert_missing(levels: list[int]) -> None:
     transaction, which PostgreSQL waits for: then nothing is inserted)."""
     dialect = db.session.get_bind().dialect.name
     insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
-    rows = [{"level": level, "rating": fresh.rating, "rating_deviation": fresh.rating_deviation,
-             "rating_volatility": fresh.rating_volatility, "rated_games": fresh.rated_games}
-            for level, fresh in ((level, HouseLevelRating.fresh(level)) for level in levels)]
+    rows = [{"level": level, "rating": START_RATING, "rating_deviation": START_DEVIATION,
+             "rating_volatility": START_VOLATILITY, "rated_games": 0} for level in levels]
     db.session.execute(insert(HouseLevelRating).values(rows).on_conflict_do_nothing(index_elements=["level"]))
 
 

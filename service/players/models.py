@@ -21,6 +21,9 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from ..core.extensions import db
 
+# Where every Glicko-2 rating starts: a new player's, and each of the house bot's levels'.
+START_RATING, START_DEVIATION, START_VOLATILITY = 1500.0, 350.0, 0.06
+
 
 class Player(db.Model):
     """An account: a name others can challenge, and a player token (only its SHA-256 kept) that
@@ -46,9 +49,11 @@ class Player(db.Model):
     # Set by `flask admin erase`: the name is "deleted player N" and nothing opens the account again.
     erased_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     # Glicko-2 (ratings.py): moved by each rated two-seat match, in the transaction that ends it.
-    rating: Mapped[float] = mapped_column(Float, nullable=False, default=1500.0, server_default="1500")
-    rating_deviation: Mapped[float] = mapped_column(Float, nullable=False, default=350.0, server_default="350")
-    rating_volatility: Mapped[float] = mapped_column(Float, nullable=False, default=0.06, server_default="0.06")
+    rating: Mapped[float] = mapped_column(Float, nullable=False, default=START_RATING, server_default="1500")
+    rating_deviation: Mapped[float] = mapped_column(Float, nullable=False, default=START_DEVIATION,
+                                                       server_default="350")
+    rating_volatility: Mapped[float] = mapped_column(Float, nullable=False, default=START_VOLATILITY,
+                                                        server_default="0.06")
     rated_games: Mapped[int] = mapped_column(Integer, nullable=False, default=0, server_default="0")
     # OpenSkill's Plackett-Luce (table_ratings.py): moved by each rated table of 3 to 8 seats.
     table_mu: Mapped[float] = mapped_column(Float, nullable=False, default=25.0, server_default="25")
@@ -190,16 +195,19 @@ class HouseLevelRating(db.Model):
     __tablename__ = "house_level_ratings"
 
     level: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
-    # A new player's defaults (Player above).
-    rating: Mapped[float] = mapped_column(Float, nullable=False, default=1500.0, server_default="1500")
-    rating_deviation: Mapped[float] = mapped_column(Float, nullable=False, default=350.0, server_default="350")
-    rating_volatility: Mapped[float] = mapped_column(Float, nullable=False, default=0.06, server_default="0.06")
+    # A new player's start (Player above).
+    rating: Mapped[float] = mapped_column(Float, nullable=False, default=START_RATING, server_default="1500")
+    rating_deviation: Mapped[float] = mapped_column(Float, nullable=False, default=START_DEVIATION,
+                                                       server_default="350")
+    rating_volatility: Mapped[float] = mapped_column(Float, nullable=False, default=START_VOLATILITY,
+                                                        server_default="0.06")
     rated_games: Mapped[int] = mapped_column(Integer, nullable=False, default=0, server_default="0")
 
     @classmethod
     def fresh(cls, level: int) -> HouseLevelRating:
         """A level not yet rated (a row not stored): the start every player has."""
-        return cls(level=level, rating=1500.0, rating_deviation=350.0, rating_volatility=0.06, rated_games=0)
+        return cls(level=level, rating=START_RATING, rating_deviation=START_DEVIATION,
+                   rating_volatility=START_VOLATILITY, rated_games=0)
 
 
 class TableRatingChange(db.Model):

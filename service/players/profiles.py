@@ -66,7 +66,7 @@ def history(player: Player, limit: int, offset: int) -> dict:
     return {"matches": [{
         "game_id": change.game_id, "at": change.created_at.isoformat(),
         "opponent": {"name": name, "bot": bot, "level": change.opponent_level,
-                     "label": name if change.opponent_level is None else house_levels.label(name, change.opponent_level)},
+                     "label": house_levels.label(name, change.opponent_level)},
         "level": change.level, "result": result_of(change.score),
         "before": round(change.value_before, 2), "after": round(change.value_after, 2),
         "delta": round(change.value_after - change.value_before, 2),

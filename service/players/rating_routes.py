@@ -58,10 +58,9 @@ def game_ratings(game) -> dict:
     if game.status != "finished":
         return {"rated": len(set(bound.values())) == len(game.seats) and ratings.is_rated(game.id), "changes": []}
     names = dict(db.session.execute(select(Player.id, Player.name).where(Player.id.in_(list(changes)))).all())
-    levels = {} if table else ratings.levels_of(game.id)  # the house bot at a level: the level's rating moved
-    return {"rated": bool(changes), "changes": [
-        {"seat": seat, "player": names[pid], "level": levels.get(pid),
-         "label": house_levels.label(names[pid], levels[pid]) if pid in levels else names[pid], "kind": kind,
+    return {"rated": bool(changes), "changes": [  # the house bot at a level: the level's rating moved
+        {"seat": seat, "player": names[pid], "level": changes[pid].get("level"),
+         "label": house_levels.label(names[pid], changes[pid].get("level")), "kind": kind,
          **{k: changes[pid][k] for k in ("before", "after", "delta")}}
         for seat, pid in sorted(bound.items()) if pid in changes]}
 

@@ -129,11 +129,3 @@ def changes_of(game_id: str) -> dict[int, dict]:
                             "level": row.level, "opponent_level": row.opponent_level}
             for row in db.session.execute(_CHANGES, {"game": game_id}).scalars()}
 
-
-_LEVELS = select(RatingChange.player_id, RatingChange.level).where(RatingChange.game_id == bindparam("game"),
-                                                                   RatingChange.level.is_not(None))
-
-
-def levels_of(game_id: str) -> dict[int, int]:
-    """{player id: level} of a rated game's house bot, when it played at a level (its rating was the level's)."""
-    return dict(db.session.execute(_LEVELS, {"game": game_id}).all())
