@@ -48,10 +48,13 @@ def rating_history(query, name):
 @profile_routes.doc(operationId="getRecord")
 @profile_routes.arguments(ProfilePageQuerySchema, location="query")
 @profile_routes.response(200, RecordSchema, example={"opponents": [
-    {"name": "Bob", "bot": False, "won": 3, "lost": 1, "drawn": 0, "games": 4}], "next_offset": None})
+    {"name": "Bob", "bot": False, "level": None, "label": "Bob", "won": 3, "lost": 1, "drawn": 0, "games": 4},
+    {"name": "House", "bot": True, "level": 4, "label": "House (level 4)", "won": 1, "lost": 2, "drawn": 0,
+     "games": 3}], "next_offset": None})
 @problems(profile_routes, "player-not-found", "validation-error")
 def opponent_record(query, name):
-    """Rated matches won, lost and drawn against each opponent, the most played first; paged."""
+    """Rated matches won, lost and drawn against each opponent, the most played first; paged. The
+    house bot at each level it played is a row of its own, labelled 'House (level 4)'."""
     return profiles.record(player_named(name), query["limit"], query["offset"])
 
 

@@ -55,7 +55,7 @@ class RatingHistorySchema(ma.Schema):
     next_offset = f.Integer(required=True, allow_none=True, **NEXT_OFFSET)
 
 
-class OpponentRecordSchema(OpponentNameSchema):
+class OpponentRecordSchema(RatedOpponentSchema):
     won = f.Integer(required=True, **doc("Rated matches the player won against this opponent"))
     lost = f.Integer(required=True)
     drawn = f.Integer(required=True)
@@ -64,7 +64,8 @@ class OpponentRecordSchema(OpponentNameSchema):
 
 class RecordSchema(ma.Schema):
     opponents = f.List(f.Nested(OpponentRecordSchema), required=True,
-                       **doc("One row per opponent met in rated matches, the most played first (ties by name)"))
+                       **doc("One row per opponent met in rated matches (the house bot: one per level played), the most "
+                              "played first (ties by name, then level)"))
     next_offset = f.Integer(required=True, allow_none=True, **NEXT_OFFSET)
 
 

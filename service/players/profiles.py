@@ -80,20 +80,24 @@ def _count(score: float):
     return func.sum(case((RatingChange.score == score, 1), else_=0))
 
 
-_RECORD = (select(_opponent.name, _opponent.bot, _count(1.0).label("won"), _count(0.0).label("lost"),
-                  _count(0.5).label("drawn"), func.count().label("games"))
+# The house bot at each level is an opponent of its own (each level is rated as an identity).
+_RECORD = (select(_opponent.name, _opponent.bot, RatingChange.opponent_level, _count(1.0).label("won"),
+                  _count(0.0).label("lost"), _count(0.5).label("drawn"), func.count().label("games"))
            .join(_opponent, _opponent.id == RatingChange.opponent_id)
            .where(RatingChange.player_id == bindparam("player"))
-           .group_by(_opponent.id, _opponent.name, _opponent.bot, _opponent.name_key)
-           .order_by(func.count().desc(), _opponent.name_key)
+           .group_by(_opponent.id, _opponent.name, _opponent.bot, _opponent.name_key, RatingChange.opponent_level)
+           .order_by(func.count().desc(), _opponent.name_key, RatingChange.opponent_level.nulls_first())
            .limit(bindparam("limit")).offset(bindparam("offset")))
 
 
 def record(player: Player, limit: int, offset: int) -> dict:
-    """Rated matches won, lost and drawn against each opponent, the most played first."""
+    """Rated matches won, lost and drawn against each opponent (the house bot: against each of its
+    levels), the most played first."""
     rows = db.session.execute(_RECORD, {"player": player.id, "limit": limit + 1, "offset": offset}).all()
-    return {"opponents": [{"name": row.name, "bot": row.bot, "won": int(row.won), "lost": int(row.lost),
-                           "drawn": int(row.drawn), "games": row.games} for row in rows[:limit]],
+    return {"opponents": [{"name": row.name, "bot": row.bot, "level": row.opponent_level,
+                           "label": house_levels.label(row.name, row.opponent_level), "won": int(row.won),
+                           "lost": int(row.lost), "drawn": int(row.drawn), "games": row.games}
+                          for row in rows[:limit]],
             "next_offset": _next_offset(rows, limit, offset)}
 
 

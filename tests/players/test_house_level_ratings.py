@@ -11,7 +11,7 @@ from service.rules.glicko2 import Rating
 
 from ..api.helpers import auth
 from .support import accepted_game, events_of, new_player, play_to_the_end
-from .test_ratings import START, expected, rating_of
+from .test_ratings import START, expected, play_until_a_hand_ended, rating_of, resign
 
 LEVEL_4 = {"value": 1710.0, "deviation": 80.0, "volatility": 0.06, "games": 30, "provisional": False}
 LEVEL_3 = {"value": 1480.0, "deviation": 120.0, "volatility": 0.06, "games": 9, "provisional": True}
@@ -162,3 +162,27 @@ def test_two_games_ending_at_once_lose_no_update_to_a_level_even_one_without_a_r
         first.join(20), second.join(20)
         assert failures == []
         assert levels_shown(client)[4]["games"] == games
+
+
+def test_the_record_counts_each_level_of_the_house_bot_as_an_opponent_of_its_own(client, app):
+    ann, bob, house = new_player(client, "Ann"), new_player(client, "Bob"), new_player(client, "House", bot=True)
+    for level, loser in ((4, "Ann"), (4, "House"), (2, "House")):
+        game = accepted_game(client, ann, house, level=level)
+        play_until_a_hand_ended(client, game)
+        resign(client, game, game["seats"][loser])
+    game = accepted_game(client, ann, bob)
+    play_until_a_hand_ended(client, game)
+    resign(client, game, game["seats"]["Bob"])
+
+    rows = client.get("/players/Ann/record").get_json()["opponents"]
+    assert [(r["label"], r["name"], r["bot"], r["level"], r["won"], r["lost"], r["games"]) for r in rows] == [
+        ("House (level 4)", "House", True, 4, 1, 1, 2),  # the most played first
+        ("Bob", "Bob", False, None, 1, 0, 1),  # then by name: Bob before House
+        ("House (level 2)", "House", True, 2, 1, 0, 1)]
+    paged = client.get("/players/Ann/record?limit=2&offset=1").get_json()
+    assert [r["label"] for r in paged["opponents"]] == ["Bob", "House (level 2)"] and paged["next_offset"] is None
+    # The house bot's own record counts each human once, whatever the level it played at.
+    (its,) = client.get("/players/House/record").get_json()["opponents"]
+    assert (its["label"], its["level"], its["won"], its["lost"], its["games"]) == ("Ann", None, 1, 2, 3)
+    page = client.get("/players/Ann", headers={"Accept": "text/html"}).get_data(as_text=True)
+    assert ">House (level 4)</a>" in page and ">House (level 2)</a>" in page

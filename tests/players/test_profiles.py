@@ -54,11 +54,13 @@ def test_the_history_lists_each_rated_match_newest_first_chained_before_to_after
 
 def test_the_record_counts_each_opponent_most_played_first(client, three_matches):
     body = client.get("/players/Ann/record").get_json()
-    assert body == {"opponents": [{"name": "Bob", "bot": False, "won": 1, "lost": 1, "drawn": 0, "games": 2},
-                                  {"name": "Cy", "bot": True, "won": 1, "lost": 0, "drawn": 0, "games": 1}],
-                    "next_offset": None}
+    no_level = {"level": None}
+    assert body == {"opponents": [
+        {"name": "Bob", "bot": False, "label": "Bob", **no_level, "won": 1, "lost": 1, "drawn": 0, "games": 2},
+        {"name": "Cy", "bot": True, "label": "Cy", **no_level, "won": 1, "lost": 0, "drawn": 0, "games": 1}],
+        "next_offset": None}
     assert client.get("/players/Cy/record").get_json()["opponents"] == [
-        {"name": "Ann", "bot": False, "won": 0, "lost": 1, "drawn": 0, "games": 1}]
+        {"name": "Ann", "bot": False, "label": "Ann", **no_level, "won": 0, "lost": 1, "drawn": 0, "games": 1}]
     paged = client.get("/players/Ann/record?limit=1&offset=1").get_json()
     assert [row["name"] for row in paged["opponents"]] == ["Cy"] and paged["next_offset"] is None
 
