@@ -99,12 +99,18 @@ def test_the_end_of_a_hand_shows_both_hands_laid_out(players):
     assert re.search(r"^\s+Bob: ", told, re.M), told
 
 
+# `gin play` run with Ctrl-C (SIGINT) working even where the tests were started with it ignored, as a
+# background job of a script is: Python keeps an inherited "ignore", and the Ctrl-C below would be lost.
+WITH_CTRL_C = ("import runpy, signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+               "sys.argv = sys.argv[1:]; runpy.run_path(sys.argv[0], run_name='__main__')")
+
+
 def test_gin_play_waits_for_the_opponent_then_takes_typed_moves(players):
     ann, bob = players
     game_id = start_game(ann, bob)
     player, view = mover(ann, bob, game_id)
     other = bob if player is ann else ann
-    sitting = subprocess.Popen([sys.executable, str(other.script), "play", "--plain"],
+    sitting = subprocess.Popen([sys.executable, "-c", WITH_CTRL_C, str(other.script), "play", "--plain"],
                                env={**other.env(), "PYTHONUNBUFFERED": "1"}, cwd=other.home, stdin=subprocess.PIPE,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     while view["to_move"] == view["seat"]:  # the opponent's whole turn, while `gin play` waits
