@@ -90,7 +90,8 @@ def judge(args: tuple) -> list[tuple]:
     out = []
     for index, state in states:
         view = state["view"]
-        reference = points(state, bot.decide(view).action)
+        chosen = bot.decide(view).action
+        reference = points(state, chosen)
         level5 = bot_levels.decide(view, 5, random.Random(index), copy.deepcopy(state["memory"]), None, deals).action
         bot_search.sampled_deals = knowing(state["theirs"])
         try:
@@ -98,7 +99,7 @@ def judge(args: tuple) -> list[tuple]:
         finally:
             bot_search.sampled_deals = SAMPLER
         out.append((state["kind"], points(state, level5) - reference, points(state, known) - reference,
-                    level5 != bot.decide(view).action))
+                    level5 != chosen))
     return out
 
 
