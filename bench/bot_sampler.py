@@ -22,8 +22,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-import bot_strength  # noqa: E402 (beside this file)
-from client import bot_levels, bot_model, bot_search  # noqa: E402
+import bot_decisions  # noqa: E402 (beside this file)
+from client import bot_model, bot_search  # noqa: E402
 
 
 def previous_sampler(model: bot_model.Model, rng: random.Random):
@@ -38,22 +38,12 @@ def previous_sampler(model: bot_model.Model, rng: random.Random):
 
 def knock_states(matches: int) -> list[dict]:
     """(view, memory before it, real opponent hand, the knock's real points) where the seat to move
-    may knock, not with gin."""
-    states: list[dict] = []
-
-    def watch(match, seat, view):
-        kinds = {a["type"] for a in view["legal_actions"]}
-        hand = bot_search.bits(view["hand"])
+    may knock, not with gin (bot_decisions.gather's knock states, seeds 1000 on)."""
+    states = [state for state in bot_decisions.gather(range(1000, 1000 + matches)) if state["kind"] == "knock"]
+    for state in states:
+        hand = bot_search.bits(state["view"]["hand"])
         left, card = bot_search.best_discard(hand)
-        if "knock" in kinds and "discard" in kinds and "big_gin" not in kinds and left > 0:
-            theirs = bot_search.bits(str(c) for c in match.hands[1 - seat])
-            real = bot_search.Scoring(bot_model.Model(view)).settle(hand ^ card, left, theirs)
-            states.append({"view": view, "memory": copy.deepcopy(memories[seat]), "theirs": theirs, "real": real})
-
-    for seed in range(1000, 1000 + matches):
-        memories = [bot_model.Memory(), bot_model.Memory()]  # what level 5 would remember, seat by seat
-        players = [lambda view, memory=memory: bot_levels.decide(view, 3, memory=memory).action for memory in memories]
-        bot_strength.play(seed, players, watch=watch)
+        state["real"] = bot_search.Scoring(bot_model.Model(state["view"])).settle(hand ^ card, left, state["theirs"])
     return states
 
 
