@@ -8,7 +8,7 @@ not with gin) and draw states (it may take the pile's top or draw). In each, thr
 level 5 from the seat's view and memory as in play; the reference bot (level 3); and level 5
 knowing the opponent's hand (every sampled deal holds the real hand, the stock order still
 sampled). Each choice is played out on the real deal (bot_search.play_out, both sides the reference
-policy; a knock is settled at once) and its points less the reference choice's are averaged, with
+bot's policy, which is what the states' opponent plays; a knock is settled at once) and its points less the reference choice's are averaged, with
 a 95% interval. Knowing the hand is the ceiling a better reading of the opponent could reach. Paired
 and about a hundred times quicker than matches (bot_strength.py), it tells a change to the search
 apart in minutes; matches settle it.
@@ -65,13 +65,14 @@ def points(state: dict, action: dict) -> float:
     view = state["view"]
     scoring, mine = bot_search.Scoring(bot_model.Model(view)), bot_search.bits(view["hand"])
     theirs, stock, pile = state["theirs"], list(state["stock"]), list(state["pile"])
+    took = bot_search.bits(view["opponent"]["known_cards"])
     if action["type"] == "draw":
         first = "pile" if action["from"] == "discard" else "stock"
-        return bot_search.play_out(mine, theirs, stock, pile, False, scoring, first)
+        return bot_search.play_out(mine, theirs, stock, pile, False, scoring, first, took)
     card = bot_search.bit(action["discard"] if action["type"] == "knock" else action["card"])
     if action["type"] == "knock":
         return scoring.settle(mine ^ card, bot_search.deadwood(mine ^ card), theirs)
-    return bot_search.play_out(mine ^ card, theirs, stock, pile + [card], True, scoring)
+    return bot_search.play_out(mine ^ card, theirs, stock, pile + [card], True, scoring, their_took=took)
 
 
 def knowing(hand: int):

@@ -3,7 +3,9 @@ drawn consistently with the seat's view (determinisation, "perfect-information M
 
 Each option (a discard, a knock, taking the upcard or drawing) is tried on the same sampled deals,
 and each deal is played to the hand's end by the reference bot's policy for both sides: what the
-house bot's opponents most often are, and a fair guess at anyone's. A hand is a 52-bit int (bit
+house bot's opponents most often are, and a fair guess at anyone's. It is bot.decide's own policy,
+on bits (reference_takes, reference_throw); the least-deadwood throw alone, a weaker player than
+the bot it stood for, chose knocks 0.8 points a state worse (bench/README.md). A hand is a 52-bit int (bit
 13 * suit + rank), so that a deadwood count is four table look-ups: runs never cross suits, so
 once the sets are chosen each suit's best runs are known from its 13-bit mask (RUNS, built once).
 Only the seat's view is read; the unseen cards are sampled by bot_model.Model. Needs only the
@@ -43,23 +45,25 @@ def cards(hand: int) -> list[str]:
     return [RANKS[i % 13] + SUITS[i // 13] for i in range(52) if hand >> i & 1]
 
 
-def _runs_table() -> list[int]:
-    """For each 13-bit suit mask, the least deadwood its cards leave with runs alone: the lowest
-    card is deadwood or starts a run (nothing lower is held), so every mask reads smaller ones."""
-    best = [0] * (SUIT + 1)
+def _runs_tables() -> tuple[list[int], list[int]]:
+    """For each 13-bit suit mask, the least deadwood its cards leave with runs alone, and which of
+    its cards are that deadwood: the lowest card is deadwood or starts a run (nothing lower is
+    held), so every mask reads smaller ones."""
+    best, loose = [0] * (SUIT + 1), [0] * (SUIT + 1)
     for mask in range(1, SUIT + 1):
         low = (mask & -mask).bit_length() - 1
-        value, run, rank = best[mask & (mask - 1)] + POINTS[low], 1 << low, low + 1
+        value, dead = best[mask & (mask - 1)] + POINTS[low], loose[mask & (mask - 1)] | 1 << low
+        run, rank = 1 << low, low + 1
         while rank < 13 and mask >> rank & 1:
             run |= 1 << rank
-            if rank - low >= 2:
-                value = min(value, best[mask & ~run])
+            if rank - low >= 2 and best[mask & ~run] < value:
+                value, dead = best[mask & ~run], loose[mask & ~run]
             rank += 1
-        best[mask] = value
-    return best
+        best[mask], loose[mask] = value, dead
+    return best, loose
 
 
-RUNS = _runs_table()
+RUNS, RUNS_LOOSE = _runs_tables()
 
 
 def deadwood(hand: int) -> int:
@@ -113,44 +117,117 @@ def best_discard(hand: int, forbidden: int = 0) -> tuple[int, int]:
     return best, best_bit
 
 
+# -- the reference bot's policy on bits (bot.decide, for play-outs) -------------------------------
+
+def _near_tables() -> tuple[list[int], dict[tuple[int, int], int]]:
+    """NEAR[i]: the cards a third card could meld with card i (bot._near); COMPLETE[i, j]: the
+    cards that would make a meld of near cards i and j (a live pair has one not yet discarded)."""
+    near, complete = [0] * 52, {}
+    for i in range(52):
+        for j in range(52):
+            (si, ri), (sj, rj) = divmod(i, 13), divmod(j, 13)
+            if i == j:
+                continue
+            if ri == rj:
+                completing = [s * 13 + ri for s in range(4) if s not in (si, sj)]
+            elif si == sj and abs(ri - rj) <= 2:
+                low, high = min(ri, rj), max(ri, rj)
+                ranks = [low + 1] if high - low == 2 else [low - 1, high + 1]
+                completing = [si * 13 + r for r in ranks if 0 <= r < 13]
+            else:
+                continue
+            near[i] |= 1 << j
+            complete[i, j] = sum(1 << c for c in completing)
+    return near, complete
+
+
+NEAR, COMPLETE = _near_tables()
+
+
+def reference_throw(hand: int, forbidden: int, gone: int, feeding: int) -> int:
+    """The card the reference bot throws from `hand` (bot.discard_cost on bits): the least of the
+    deadwood left, plus 2.5 for each deadwood card of the rest it could meld with whose meld is
+    still live (not all of `gone`, the discard pile), plus 4 when it is near a card the opponent
+    took from the pile (`feeding`), less a hundredth of its points (the higher card on a tie)."""
+    ways = []
+    for melded in _set_choices(hand):
+        rest = hand & ~melded
+        masks = (rest & SUIT, rest >> 13 & SUIT, rest >> 26 & SUIT, rest >> 39)
+        runs = [RUNS[mask] for mask in masks]
+        loose = [RUNS_LOOSE[mask] << 13 * suit for suit, mask in enumerate(masks)]
+        ways.append((melded, masks, runs, sum(runs), loose, sum(loose)))
+    best_cost, best_card = 1e9, 0
+    for card in _each_bit(hand & ~forbidden):
+        index = card.bit_length() - 1
+        suit, rank_bit = index // 13, 1 << index % 13
+        left, dead = 999, 0
+        for melded, masks, runs, total, loose, all_loose in ways:
+            if melded & card:
+                continue
+            mask = masks[suit] & ~rank_bit
+            value = total - runs[suit] + RUNS[mask]
+            if value < left:
+                left, dead = value, all_loose - loose[suit] + (RUNS_LOOSE[mask] << 13 * suit)
+        partners = sum(1 for other in _each_bit(dead & NEAR[index])
+                       if COMPLETE[index, other.bit_length() - 1] & ~gone)
+        cost = left + 2.5 * partners + (4 if feeding & NEAR[index] else 0) - 0.01 * POINTS[index]
+        if cost < best_cost:
+            best_cost, best_card = cost, card
+    return best_card
+
+
+def reference_takes(hand: int, top: int) -> bool:
+    """Whether the reference bot takes `top` from the pile (bot._take_gain): it melds and lowers
+    the deadwood, or a low card lowers it by 6 or more."""
+    now = deadwood(hand)
+    after, throw = best_discard(hand | top, top)
+    if after >= now:
+        return False
+    kept = (hand | top) ^ throw
+    return deadwood(kept ^ top) + POINTS[top.bit_length() - 1] > after \
+        or (after <= now - 6 and POINTS[top.bit_length() - 1] <= 3)
+
+
 # -- playing a sampled deal out ------------------------------------------------------------------
 
 def play_out(mine: int, theirs: int, stock: list[int], pile: list[int], their_turn: bool, rules: Scoring,
-             first_draw: str | None = None) -> float:
+             first_draw: str | None = None, their_took: int = 0) -> float:
     """Our points when the hand ends (negative: the opponent's), both sides playing the reference
-    bot's policy from here: take the pile's top when it goes into a meld (or a low card replaces a
-    high one), else draw; throw the card leaving the least deadwood; knock with gin, or within the
-    limit in the hand's first turns (stock 27 or more) or its last. `first_draw` ("pile" or
-    "stock") forces the first turn's draw. `stock` is drawn from its end; both lists are used up."""
+    bot's policy from here (bot.decide, on bits): take the pile's top when it goes into a meld (or a
+    low card replaces a high one), else draw; knock with gin, or within the limit in the hand's
+    first turns (stock 27 or more) or its last; else throw by reference_throw. `first_draw` ("pile"
+    or "stock") forces the first turn's draw; `their_took`: the pile cards the opponent is known to
+    hold (bench/bot_decisions.py plays the real deal so; level 5's search leaves it out, measured no
+    better with it). `stock` is drawn from its end; both lists are used up."""
     hands, side, turns = [mine, theirs], 1 if their_turn else 0, 0
+    took = [0, their_took]  # what each side took from the pile and still holds: the other avoids feeding it
+    gone = 0
+    for card in pile:
+        gone |= card
     while len(stock) > 2 and turns < 200:  # a take lowers the taker's deadwood: no loop, but a bound
         turns += 1
         hand = hands[side]
         top = pile[-1] if pile else 0
         taken = 0
-        if top and first_draw != "stock":
-            after, throw = best_discard(hand | top, top)
-            if first_draw == "pile" or _worth_taking(deadwood(hand), after, top):
-                taken = pile.pop()
-        first_draw = None
-        if taken:
+        if top and first_draw != "stock" and (first_draw == "pile" or reference_takes(hand, top)):
+            taken = pile.pop()
+            gone ^= taken
+            took[side] |= taken
             hand |= taken
         else:
             hand |= stock.pop()
-            after, throw = best_discard(hand)
-        hand ^= throw
-        pile.append(throw)
-        hands[side] = hand
-        if after == 0 or (after <= rules.knock_limit and (len(stock) >= 27 or len(stock) <= 2)):
-            value = rules.settle(hand, after, hands[1 - side])
+        first_draw = None
+        left, throw = best_discard(hand, taken)
+        if left == 0 or (left <= rules.knock_limit and (len(stock) >= 27 or len(stock) <= 2)):
+            value = rules.settle(hand ^ throw, left, hands[1 - side])
             return value if side == 0 else -value
+        throw = reference_throw(hand, taken, gone, took[1 - side])
+        hands[side] = hand ^ throw
+        took[side] &= ~throw
+        pile.append(throw)
+        gone |= throw
         side = 1 - side
     return 0.0  # the stock ran down: a void hand
-
-
-def _worth_taking(now: int, after: int, top: int) -> bool:
-    points = POINTS[top.bit_length() - 1]
-    return after < now and (after <= now - points + 1 or (after <= now - 6 and points <= 3))
 
 
 class Scoring:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 import random
 
-from client import bot_levels, bot_model, bot_search, gin_cards
+from client import bot, bot_levels, bot_model, bot_search, gin_cards
 from tests.client.test_bot_levels import decide, discard_view
 
 DECK = list(bot_model.ALL_CARDS)
@@ -137,3 +137,49 @@ def test_level_5_knocks_on_the_last_turns_when_playing_on_can_only_end_void():
     for seed in range(5):
         assert bot_levels.decide(view, 5, random.Random(seed), None, think_seconds=None, rollouts=20).action == \
             {"type": "knock", "discard": "2D"}
+
+
+def reference_decisions(seeds: range):
+    """(view, the reference bot's action) at each turn of reference-bot self-play, standard rules."""
+    from service.rules.actions import action_from_dict
+    from tests.rules.helpers import new_match, shuffled_deck
+    for seed in seeds:
+        rng = random.Random(seed)
+        match = new_match("standard", first_dealer=seed % 2)
+        while not match.is_over:
+            if match.needs_deal:
+                match.deal(shuffled_deck(rng))
+                continue
+            view = match.view(match.to_move)
+            action = bot.decide(view).action
+            yield view, action
+            match.apply(match.to_move, action_from_dict(action))
+
+
+def test_the_play_outs_take_and_throw_as_the_reference_bot_does():
+    # The play-outs model the opponent (and our own later turns) as the reference bot: on bits, its
+    # take-or-draw and its discard (live partners kept, cards the opponent took not fed) agree with
+    # bot.decide but for ties between equal arrangements, which gin_cards.arrange breaks its own way.
+    takes, throws = [], []
+    for view, action in reference_decisions(range(12)):
+        legal, hand = view["legal_actions"], bot_search.bits(view["hand"])
+        if action["type"] == "discard":
+            allowed = bot_search.bits(a["card"] for a in legal if a["type"] == "discard")
+            thrown = bot_search.reference_throw(hand, hand & ~allowed, bot_search.bits(view["discard_pile"]),
+                                                bot_search.bits(view["opponent"]["known_cards"]))
+            throws.append(bot_search.cards(thrown) == [action["card"]])
+        elif {a.get("from") for a in legal if a["type"] == "draw"} == {"stock", "discard"}:
+            takes.append(bot_search.reference_takes(hand, bot_search.bit(view["discard_pile"][-1]))
+                         == (action["from"] == "discard"))
+    assert len(throws) > 500 and len(takes) > 500
+    assert sum(throws) >= 0.99 * len(throws) and sum(takes) >= 0.99 * len(takes)
+
+
+def test_the_reference_throw_keeps_live_partners_and_does_not_feed_a_card_the_opponent_took():
+    hand = bot_search.bits(["AD", "2D", "3D", "7D", "7H", "7S", "QC", "KC", "JH", "4H", "2S"])
+    throw = lambda gone=(), took=(): bot_search.cards(  # noqa: E731
+        bot_search.reference_throw(hand, 0, bot_search.bits(gone), bot_search.bits(took)))
+    assert bot_search.cards(bot_search.best_discard(hand)[1]) == ["QC"]  # three tens: the least deadwood ties
+    assert throw() == ["JH"]  # Q-K of clubs wait for the JC
+    assert throw(gone=["JC"]) == ["QC"]  # the JC is discarded: the pair is dead
+    assert throw(took=["JS"]) == ["QC"]  # the opponent took the JS: the JH would feed it
