@@ -115,9 +115,9 @@ def one_match(args: tuple) -> tuple[bool, list[float], list[int]]:
 
 
 def pairing(level: int, other: int, matches: int, think: float, timings: dict, deals: int | None = None,
-            processes: int = 1) -> str:
+            processes: int = 1, first_seed: int = 0) -> str:
     started = time.perf_counter()
-    work = [(seed, level, other, think, deals) for seed in range(matches)]
+    work = [(seed, level, other, think, deals) for seed in range(first_seed, first_seed + matches)]
     if processes > 1:
         with multiprocessing.Pool(processes) as pool:
             results = pool.map(one_match, work, chunksize=1)
@@ -143,6 +143,8 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=None,
                         help="level 5 samples this many deals per decision instead of for --think-seconds "
                              "(a fixed cost, the same on a busy machine)")
+    parser.add_argument("--first-seed", type=int, default=0,
+                        help="the matches' seeds start here (another 1,000 matches: --first-seed 1000)")
     parser.add_argument("--processes", type=int, default=1, help="matches played side by side (one per core)")
     parser.add_argument("--versus", default="previous,3",
                         help="whom each level plays: previous (the level below), 3 (the reference bot), or both")
@@ -152,6 +154,7 @@ def main() -> None:
     print(f"command: .venv/bin/python bench/bot_strength.py --matches {args.matches} --levels {args.levels} "
           f"--think-seconds {args.think_seconds}{f' --deals {args.deals}' if args.deals else ''} --versus {args.versus}"
           f"{f' --processes {args.processes}' if args.processes > 1 else ''}"
+          f"{f' --first-seed {args.first_seed}' if args.first_seed else ''}"
           f"{' --reference' if args.reference else ''}",
           flush=True)
     versus = set(args.versus.split(","))
@@ -160,7 +163,8 @@ def main() -> None:
         wanted = ({level - 1} if "previous" in versus else set()) | ({3} if "3" in versus else set())
         opponents = sorted(wanted - {level, 0})
         for other in opponents:
-            print(pairing(level, other, args.matches, args.think_seconds, timings, args.deals, args.processes),
+            print(pairing(level, other, args.matches, args.think_seconds, timings, args.deals, args.processes,
+                          args.first_seed),
                   flush=True)
     for level in sorted(timings):
         spent = timings[level]

@@ -1,13 +1,16 @@
 """Level 5's look-ahead (client/bot_search.py): its deadwood on bits agrees with the exact search
 of gin_cards on random hands (sets of three and four among them), a sampled deal plays out to the
-points the rules give, and the search leaves the default only for an option that does better."""
+points the rules give, the play-outs take and throw as the reference bot does, and the search
+leaves the default only for an option that does better."""
 from __future__ import annotations
 
 import itertools
 import random
 
 from client import bot, bot_levels, bot_model, bot_search, gin_cards
+from service.rules.actions import action_from_dict
 from tests.client.test_bot_levels import decide, discard_view
+from tests.rules.helpers import new_match, shuffled_deck
 
 DECK = list(bot_model.ALL_CARDS)
 
@@ -141,8 +144,6 @@ def test_level_5_knocks_on_the_last_turns_when_playing_on_can_only_end_void():
 
 def reference_decisions(seeds: range):
     """(view, the reference bot's action) at each turn of reference-bot self-play, standard rules."""
-    from service.rules.actions import action_from_dict
-    from tests.rules.helpers import new_match, shuffled_deck
     for seed in seeds:
         rng = random.Random(seed)
         match = new_match("standard", first_dealer=seed % 2)
