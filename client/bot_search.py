@@ -4,7 +4,7 @@ drawn consistently with the seat's view (determinisation, "perfect-information M
 Each option (a discard, a knock, taking the upcard or drawing) is tried on the same sampled deals,
 and each deal is played to the hand's end by the reference bot's policy for both sides: what the
 house bot's opponents most often are, and a fair guess at anyone's. It is bot.decide's own policy,
-on bits (reference_takes, reference_throw); the least-deadwood throw alone, a weaker player than
+on bits (reference_takes, reference_throw); the least-deadwood throw alone, a simpler player than
 the bot it stood for, chose knocks 0.8 points a state worse (bench/README.md). A hand is a 52-bit
 int (bit 13 * suit + rank), so that a deadwood count is four table look-ups: runs never cross
 suits, so once the sets are chosen each suit's best runs are known from its 13-bit mask (RUNS,
