@@ -8,10 +8,10 @@ not with gin) and draw states (it may take the pile's top or draw). In each, thr
 level 5 from the seat's view and memory as in play; the reference bot (level 3); and level 5
 knowing the opponent's hand (every sampled deal holds the real hand, the stock order still
 sampled). Each choice is played out on the real deal (bot_search.play_out, both sides the reference
-bot's policy, which is what the states' opponent plays; a knock is settled at once) and its points less the reference choice's are averaged, with
-a 95% interval. Knowing the hand is the ceiling a better reading of the opponent could reach. Paired
-and about a hundred times quicker than matches (bot_strength.py), it tells a change to the search
-apart in minutes; matches settle it.
+bot's policy, which is what the states' opponent plays; a knock is settled at once) and its points
+less the reference choice's are averaged, with a 95% interval. Knowing the hand is the ceiling a
+better reading of the opponent could reach. Paired and about a hundred times quicker than matches
+(bot_strength.py), it tells a change to the search apart in minutes; matches settle it.
 """
 from __future__ import annotations
 
