@@ -205,6 +205,17 @@ def test_the_proxy_waits_longer_than_the_service_stays_silent():
     assert int(read_timeout) > waiting_slots.DEFAULTS["STREAM_KEEPALIVE_SECONDS"]
 
 
+def lines_of(log, request_id: str, wait: float = 5.0) -> list[str]:
+    """The access log's lines for a request. nginx writes a request's line after it has sent the
+    response, so the client may look before it is there: look again for a few seconds."""
+    deadline = time.monotonic() + wait
+    while True:
+        lines = [line for line in log.read_text().splitlines() if line.startswith(request_id)]
+        if lines or time.monotonic() > deadline:
+            return lines
+        time.sleep(0.05)
+
+
 def test_the_service_sees_each_clients_own_address(proxied):
     """Refused tokens are counted per client address: 127.0.0.2 runs out, 127.0.0.1 is not
     touched. Were the proxy's address taken for the client's, both would share one count."""
@@ -221,7 +232,7 @@ def test_the_service_sees_each_clients_own_address(proxied):
     # The service's log line of that request names the client, under the request id nginx made
     # and wrote in its own access log: one request traced through both logs.
     request_id = forged.headers["X-Request-Id"]
-    proxy_lines = [line for line in LOGS[proxied]["proxy"].read_text().splitlines() if line.startswith(request_id)]
+    proxy_lines = lines_of(LOGS[proxied]["proxy"], request_id)
     assert len(proxy_lines) == 1 and " 127.0.0.2 " in proxy_lines[0] and proxy_lines[0].endswith(" 429")
     service_lines = [json.loads(line) for line in LOGS[proxied]["service"].read_text(errors="replace").splitlines()
                      if request_id in line]
