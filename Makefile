@@ -10,7 +10,7 @@ WORKERS ?= 2
 # pytest-xdist: the suite across two processes (this machine's two cores); PYTEST_ARGS= runs it in one.
 PYTEST_ARGS ?= -n 2 --dist worksteal
 
-.PHONY: run test install migrate openapi bench clean
+.PHONY: run test install migrate openapi bench clean bot worker
 
 # Reinstall when pyproject.toml changes; the stamp file keeps repeated runs fast.
 $(VENV)/.installed: pyproject.toml
@@ -28,6 +28,15 @@ migrate: install
 run: migrate
 	PORT=$(PORT) $(PY) -m gunicorn -c python:service.core.server --workers $(WORKERS) --bind 127.0.0.1:$(PORT) "service:create_app()"
 
+# Beside `make run`, each in a terminal of its own: the house bot (the computer that "Play the
+# computer" challenges; its token kept in instance/house-bot.token), and the worker that sends
+# the mails and webhook calls (`make run` alone sends none).
+bot: install
+	$(VENV)/bin/gin-bot --server http://127.0.0.1:$(PORT) --token-file instance/house-bot.token --register House --take-open --think-seconds 0.5
+
+worker: migrate
+	$(FLASK) notify worker
+
 # The layers first (lint-imports reads the contracts in pyproject.toml; docs/architecture.md), then
 # every test.
 test: install
@@ -44,7 +53,8 @@ bench: install
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis
 
-# Two bots play a whole match on a scratch SQLite database and print the score sheet (client/demo.py).
+# Two bots play a whole match on a scratch SQLite database and print the score sheet
+# (client/gin_client/demo.py).
 .PHONY: demo
 demo: install
-	$(PY) -m client.demo
+	$(PY) -m gin_client.demo

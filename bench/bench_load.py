@@ -2,12 +2,13 @@
 
     .venv/bin/python bench/bench_load.py [throughput] [scale] [storage] [--db sqlite,postgresql]
         [--clients 4] [--workers 2] [--worker-class gevent] [--seconds 10] [--small 1000] [--large 1000000]
-        [--matches 10] [ratio --rounds 3 --before DIR]
+        [--matches 10] [ratio --rounds 3 --before DIR --games anonymous,players,email]
 
 - throughput: client processes play real games through gunicorn (GET the mover's view, POST its
   move); actions/s, requests/s and p50/p99 latency of each request kind; then the same clients
   hammer a bare Flask endpoint doing one locked read and one write on the same database (the
-  floor: bench/floor_app.py, bench/floor_pg_app.py). Also the peak RSS (VmHWM) of every worker.
+  floor: bench/floor_app.py, bench/floor_pg_app.py). Also the peak RSS (VmHWM) of every worker,
+  and the database connections the workers' pools had out (gin_db_pool_in_use, scraped).
 - scale: the same GET + POST latency with --small and then --large games stored (seeded in bulk:
   one transaction of executemany on SQLite, COPY on PostgreSQL), their ratio, and every statement
   of the request path explained (index or scan).
@@ -18,7 +19,8 @@
   turns, each ratio against its own round's floor; the spread over rounds, POST p50/p99, the
   workers' CPU time per action (and the floor's per request: a ratio that other work on a shared
   machine moves less), and the statements each kind of move takes (bench/move_statements.py)
-  for each tree.
+  for each tree. --games plays games between two registered players (a rated challenge accepted)
+  and games with an email on file for a seat, beside anonymous ones, each a ratio of its own.
 
 PostgreSQL parts run when TEST_DATABASE_URL (or --pg-url) names a server; each run works in a
 fresh schema and drops it. Rate limits are off. Figures only: nothing here asserts on time.
@@ -44,6 +46,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.environ["RATELIMIT_ENABLED"] = "false"  # the bench measures the game path, not the limiter
+# Games with an email on file (--games email) each ask their address to confirm: no caps on those.
+for cap in ("CONFIRM_MAILS_PER_ADDRESS", "CONFIRM_MAILS_PER_CLIENT"):
+    os.environ[cap] = "1000000000"
 
 from bench.bench_api import call, hammer_floor  # noqa: E402
 from tests.api.helpers import choose  # noqa: E402
@@ -132,19 +137,38 @@ def start_service(url: str, workers: int, log_path, worker_class: str = "gevent"
 
 # -- clients ------------------------------------------------------------------------------------
 
-def play_timed(base_url: str, seconds: float, games_at_once: int, result) -> None:
-    """Play whole games for `seconds`, timing every GET view and POST action (milliseconds)."""
+GAMES = ("anonymous", "players", "email")  # the kinds of game --games plays
+
+
+def new_game(base_url: str, games: str) -> tuple[str, dict, int]:
+    """(path, {seat: token}, seat to move) of a new started game of the kind named: two anonymous
+    seats; two registered players, a rated challenge accepted (their player tokens open the
+    seats); or anonymous seats, seat 0 with an email on file (not confirmed: nothing is mailed)."""
+    if games == "players":
+        names = [f"P{uuid.uuid4().hex[:12]}" for _ in range(2)]
+        ann, bob = (call(base_url, "POST", "/players", {"name": name}, expect=201)["token"] for name in names)
+        offer = call(base_url, "POST", "/challenges", {"to": names[1], "rated": True}, token=ann, expect=201)
+        accepted = call(base_url, "POST", f"/challenges/{offer['challenge_id']}/accept", token=bob, expect=201)
+        path = f"/games/{accepted['game_id']}"
+        tokens = {accepted["seat"]: bob, 1 - accepted["seat"]: ann}
+        return path, tokens, call(base_url, "GET", path, token=bob)["to_move"]
+    email = {"email": f"ann.{uuid.uuid4().hex[:12]}@example.org"} if games == "email" else {}
+    created = call(base_url, "POST", "/games", {"name": "Ann", **email}, expect=201)
+    joined = call(base_url, "POST", f"/games/{created['game_id']}/join",
+                  {"invite_code": created["invite_code"], "name": "Bob"}, expect=201)
+    return f"/games/{created['game_id']}", {0: created["token"], 1: joined["token"]}, joined["game"]["to_move"]
+
+
+def play_timed(base_url: str, seconds: float, games_at_once: int, result, games: str = "anonymous") -> None:
+    """Play whole games of the kind named (new_game) for `seconds`, timing every GET view and POST
+    action (milliseconds)."""
     gets, posts = [], []
     started = time.perf_counter()
     deadline = started + seconds
     tables = []
     while time.perf_counter() < deadline:
         while len(tables) < games_at_once:
-            created = call(base_url, "POST", "/games", {"name": "Ann"}, expect=201)
-            joined = call(base_url, "POST", f"/games/{created['game_id']}/join",
-                          {"invite_code": created["invite_code"], "name": "Bob"}, expect=201)
-            tables.append((f"/games/{created['game_id']}", {0: created["token"], 1: joined["token"]},
-                           joined["game"]["to_move"]))
+            tables.append(new_game(base_url, games))
         path, tokens, to_move = tables.pop(0)
         t0 = time.perf_counter()
         mine = call(base_url, "GET", path, token=tokens[to_move])
@@ -158,10 +182,10 @@ def play_timed(base_url: str, seconds: float, games_at_once: int, result) -> Non
     result.put((time.perf_counter() - started, gets, posts))
 
 
-def run_players(base_url: str, clients: int, seconds: float, games_at_once: int = 3):
+def run_players(base_url: str, clients: int, seconds: float, games_at_once: int = 3, games: str = "anonymous"):
     context = multiprocessing.get_context("spawn")
     queue = context.Queue()
-    processes = [context.Process(target=play_timed, args=(base_url, seconds, games_at_once, queue))
+    processes = [context.Process(target=play_timed, args=(base_url, seconds, games_at_once, queue, games))
                  for _ in range(clients)]
     for process in processes:
         process.start()
@@ -197,7 +221,8 @@ def throughput(kind: str, options, directory: Path) -> None:
     with fresh_database(kind, directory, options.pg_url) as (url, (floor_spec, floor_env)):
         process, base_url = start_service(url, options.workers, directory / f"{kind}.log", options.worker_class)
         try:
-            elapsed, gets, posts = run_players(base_url, options.clients, options.seconds)
+            with pool_sampled(base_url) as in_use:
+                elapsed, gets, posts = run_players(base_url, options.clients, options.seconds)
             rss = [peak_rss_mb(pid) for pid in worker_pids(process.pid)]
         finally:
             stop_gunicorn(process)
@@ -224,6 +249,37 @@ def throughput(kind: str, options, directory: Path) -> None:
     print(f"  ratio:  game requests/s / floor = {requests_rate / floor_rate:.2f}   "
           f"actions/s / floor = {actions / floor_rate:.2f}   (target for the game endpoint: 0.60)")
     print(f"  worker peak RSS (VmHWM): {', '.join(f'{r:.0f} MB' for r in rss)}   (target: 150 MB or less)")
+    if in_use:
+        print(f"  database connections in use, all workers (gin_db_pool_in_use, {len(in_use)} scrapes): "
+              f"mean {statistics.mean(in_use):.1f}, most {max(in_use):.0f}; per worker at most "
+              f"{max(in_use) / options.workers:.1f} of DB_POOL_SIZE + DB_MAX_OVERFLOW")
+
+
+@contextmanager
+def pool_sampled(base_url: str, every: float = 0.25):
+    """gin_db_pool_in_use (the workers' pools, each sampled by its worker every second), scraped
+    every `every` seconds while the block runs: the list of values, filled as it goes."""
+    import threading
+
+    import requests
+    from prometheus_client.parser import text_string_to_metric_families
+    values, done = [], threading.Event()
+
+    def scrape():
+        while not done.wait(every):
+            try:
+                text = requests.get(base_url + "/metrics", timeout=5).text
+            except requests.RequestException:
+                continue
+            values.extend(sample.value for family in text_string_to_metric_families(text)
+                          for sample in family.samples if sample.name == "gin_db_pool_in_use")
+    thread = threading.Thread(target=scrape, daemon=True)
+    thread.start()
+    try:
+        yield values
+    finally:
+        done.set()
+        thread.join()
 
 
 # -- ratio: the move path against the floor, alternating ------------------------------------------
@@ -250,24 +306,26 @@ def statements_per_move(root: Path, kind: str, pg_url: str) -> dict:
 
 
 def ratio(kind: str, options, directory: Path) -> None:
-    """actions/s / floor requests/s, in --rounds rounds; in each, every tree's service and the
-    floor run one after another (the order turned each round), so drift on a shared machine falls
-    on all alike, and each ratio divides by the floor of its own round."""
+    """actions/s / floor requests/s, in --rounds rounds; in each, every tree's service (with each
+    kind of game of --games) and the floor run one after another (the order turned each round), so
+    drift on a shared machine falls on all alike, and each ratio divides by the floor of its own round."""
     import requests
     trees = [("after", ROOT)] + ([("before", Path(options.before))] if options.before else [])
-    figures = {name: {"ratios": [], "actions": [], "posts": [], "cpu": [], "db_cpu": []} for name, _ in trees}
+    runs = [(f"{name} {games}", root, games) for name, root in trees for games in options.games]
+    figures = {name: {"ratios": [], "actions": [], "posts": [], "cpu": [], "db_cpu": []} for name, _, _ in runs}
     floors, floor_cpu, floor_db_cpu = [], [], []
     with contextlib.ExitStack() as stack:
-        urls = {name: stack.enter_context(fresh_database(kind, directory, options.pg_url)) for name, _ in trees}
-        _, (floor_spec, floor_env) = urls["after"]
+        urls = {name: stack.enter_context(fresh_database(kind, directory, options.pg_url)) for name, _, _ in runs}
+        _, (floor_spec, floor_env) = urls[runs[0][0]]
         for round_number in range(options.rounds):
-            order = trees if round_number % 2 == 0 else trees[::-1]
+            order = runs if round_number % 2 == 0 else runs[::-1]
             rates = {}
-            for name, root in order:
-                process, base_url = serve_tree(root, urls[name][0], options, directory / f"{kind}-{name}.log")
+            for name, root, games in order:
+                log = directory / f"{kind}-{name.replace(' ', '-')}.log"
+                process, base_url = serve_tree(root, urls[name][0], options, log)
                 try:
                     used, db_used = cpu_seconds(process.pid), database_cpu_seconds(kind)
-                    elapsed, _, posts = run_players(base_url, options.clients, options.seconds)
+                    elapsed, _, posts = run_players(base_url, options.clients, options.seconds, games=games)
                     used, db_used = cpu_seconds(process.pid) - used, database_cpu_seconds(kind) - db_used
                 finally:
                     stop_gunicorn(process)
@@ -291,14 +349,13 @@ def ratio(kind: str, options, directory: Path) -> None:
                 figures[name]["ratios"].append(rates[name] / floors[-1])
     print(f"\n[{kind}] move path vs floor: gunicorn {options.workers} {options.worker_class} workers, "
           f"{options.clients} client processes, {options.rounds} rounds of {options.seconds:g} s each (service"
-          f"{' before, after' if options.before else ''} and floor, alternating)")
+          f"{' before, after' if options.before else ''}, games {', '.join(options.games)}, and floor, alternating)")
     print(f"  floor:  {statistics.mean(floors):7.1f} requests/s  (rounds: {', '.join(f'{f:.0f}' for f in floors)}); "
           f"worker CPU {statistics.mean(floor_cpu):.3f} ms per request"
           + (f", database server CPU {statistics.mean(floor_db_cpu):.3f} ms" if kind == "postgresql" else ""))
-    for name, root in trees:
+    for name, root, games in runs:
         each = figures[name]
-        counts = statements_per_move(root, kind, options.pg_url)
-        print(f"  {name:6}  actions/s / floor = {statistics.mean(each['ratios']):.3f}  "
+        print(f"  {name:16}  actions/s / floor = {statistics.mean(each['ratios']):.3f}  "
               f"(rounds: {', '.join(f'{r:.3f}' for r in each['ratios'])}; spread {min(each['ratios']):.3f}-"
               f"{max(each['ratios']):.3f})   {statistics.mean(each['actions']):6.1f} actions/s   "
               f"POST p50 {percentile(each['posts'], 50):5.1f} ms  p99 {percentile(each['posts'], 99):6.1f} ms  ({root})")
@@ -311,7 +368,9 @@ def ratio(kind: str, options, directory: Path) -> None:
             print(f"          database server CPU per action {statistics.mean(each['db_cpu']):.2f} ms (rounds: "
                   f"{', '.join(f'{c:.2f}' for c in each['db_cpu'])}); floor's per request / this = "
                   f"{statistics.mean(floor_db_cpu) / statistics.mean(each['db_cpu']):.3f}")
-        print("          statements per move: " + ", ".join(
+    for name, root in trees:
+        counts = statements_per_move(root, kind, options.pg_url)
+        print(f"  {name:6}  statements per move (anonymous games): " + ", ".join(
             f"{k} {low if low == high else f'{low}-{high}'}" for k, (low, high, _) in counts.items()))
 
 
@@ -566,6 +625,8 @@ def main() -> None:
     parser.add_argument("--large", type=int, default=1_000_000)
     parser.add_argument("--matches", type=int, default=10)
     parser.add_argument("--rounds", type=int, default=3, help="ratio: rounds of service(s) and floor")
+    parser.add_argument("--games", type=lambda text: text.split(","), default=["anonymous"],
+                        help=f"ratio: the kinds of game played, of {', '.join(GAMES)} (comma-separated)")
     parser.add_argument("--before", default="", help="ratio: a source tree to compare with this one "
                         "(e.g. git worktree add /tmp/before <commit>)")
     options = parser.parse_args()

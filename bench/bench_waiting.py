@@ -22,7 +22,6 @@ import asyncio
 import os
 import resource
 import shlex
-import statistics
 import sys
 import tempfile
 import threading
@@ -201,9 +200,9 @@ def cpu_seconds(pids) -> float:
 
 
 @contextmanager
-def served(url: str, directory: Path, workers: int, name: str):
+def served(url: str, directory: Path, workers: int, name: str, env: dict | None = None):
     log = directory / f"{name}.log"
-    process, base = start_gunicorn(url, workers=workers, log_path=log, env=ENV)
+    process, base = start_gunicorn(url, workers=workers, log_path=log, env=env or ENV)
     try:
         yield process, base
     finally:
@@ -271,6 +270,214 @@ def wakeup_phase(kind: str, url: str, directory: Path, options) -> None:
                   f"{max(latencies) * 1000:.1f} ms | {lost} |")
 
 
+
+# -- issue 37: many addresses, 80% streams, the pool, a reconnect storm -------------------------
+
+STORM_ENV = {"RATELIMIT_ENABLED": "false", "WAIT_PER_TOKEN": "100000", "WAIT_PER_PROCESS": "30000"}
+
+
+def source(n: int, addresses: int) -> str:
+    """The waiter's loopback address: 127.1.x.y, `addresses` of them (the mover is 127.0.0.1)."""
+    a = n % addresses
+    return f"127.1.{a // 250}.{a % 250 + 1}"
+
+
+def scrape(base: str) -> dict:
+    """Summed over the workers: clients waiting, pool connections in use."""
+    from prometheus_client.parser import text_string_to_metric_families
+    text = requests.get(f"{base}/metrics", timeout=30).text
+    found = {"gin_waiting_clients": 0.0, "gin_db_pool_in_use": 0.0}
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            if sample.name in found:
+                found[sample.name] += sample.value
+    return found
+
+
+class Crowd:
+    """N waiters from many addresses (a `share` of streams, the rest long-polls re-polling on 304),
+    on one asyncio loop in a thread: counts held, refused (by status), cut (a stream ended unasked),
+    and each wake-up's moment per game."""
+
+    def __init__(self, base: str, games: list[dict], count: int, share: float, addresses: int):
+        self.host, port = base.removeprefix("http://").split(":")
+        self.port, self.games, self.count, self.share, self.addresses = int(port), games, count, share, addresses
+        self.loop = asyncio.new_event_loop()
+        threading.Thread(target=self.loop.run_forever, daemon=True).start()
+        self.tasks, self.refused, self.cut, self.held, self.closing = [], {}, 0, 0, False
+        self.woken: dict[str, list[float]] = {}
+
+    def open(self, seconds: float) -> float:
+        """Open all N within about `seconds`; return when each is held or refused (its time taken)."""
+        started = time.perf_counter()
+
+        async def open_all():
+            self.settled = asyncio.Queue()
+            per_step = max(1, int(self.count / max(seconds, 0.1) / 20))
+            for n in range(self.count):
+                game = self.games[n % len(self.games)]
+                self.tasks.append(asyncio.ensure_future(self.wait(n, game, n % 10 < self.share * 10)))
+                if n % per_step == per_step - 1:
+                    await asyncio.sleep(0.05)
+            for _ in range(self.count):
+                await self.settled.get()
+        asyncio.run_coroutine_threadsafe(open_all(), self.loop).result(900)
+        return time.perf_counter() - started
+
+    async def wait(self, n: int, game: dict, stream: bool):
+        seat, settled, counted = 1 - game["to_move"], False, False
+        version = game["version"]
+        path = f"/games/{game['id']}/stream" if stream else f"/games/{game['id']}?wait=60"
+        extra = f"Last-Event-ID: {version}\r\n" if stream else f'If-None-Match: "{version}"\r\n'
+
+        async def settle(held: bool):
+            nonlocal settled, counted
+            if held != counted:
+                self.held += 1 if held else -1
+                counted = held
+            if not settled:
+                settled = True
+                await self.settled.put(n)
+        while True:
+            try:
+                reader, writer = await asyncio.open_connection(self.host, self.port,
+                                                               local_addr=(source(n, self.addresses), 0))
+            except OSError as exc:
+                self.refused[type(exc).__name__] = self.refused.get(type(exc).__name__, 0) + 1
+                await settle(False)
+                return
+            try:
+                writer.write(request_bytes(f"{self.host}:{self.port}", path, game["tokens"][seat], extra))
+                if not stream:
+                    await settle(True)  # a long-poll says nothing until the game moves (or 429s at once)
+                status = (await reader.readuntil(b"\r\n")).split()[1].decode()
+                if status == "304":  # a long-poll's timeout: poll again, as a client does
+                    continue
+                if status != "200":
+                    self.refused[status] = self.refused.get(status, 0) + 1
+                    await settle(False)
+                    await asyncio.sleep(5)  # Retry-After
+                    continue
+                if stream:
+                    await reader.readuntil(b"retry: 2000\n\n")
+                    await settle(True)
+                await reader.readuntil(b"event: view" if stream else b"\r\n\r\n")
+                self.woken.setdefault(game["id"], []).append(time.perf_counter())
+                return
+            except (asyncio.IncompleteReadError, ConnectionError, OSError) as exc:
+                if self.closing:
+                    pass
+                elif counted and (stream or settled):  # held, then ended unasked
+                    self.cut += 1
+                else:  # reset before the server took it (a full accept queue), never answered
+                    name = f"reset before answered ({type(exc).__name__})"
+                    self.refused[name] = self.refused.get(name, 0) + 1
+                await settle(False)
+                return
+            finally:
+                writer.close()
+
+    def until_held(self, timeout: float) -> float:
+        """Seconds until all N are held (a refused one retries after 5 s), at most `timeout`."""
+        started = time.monotonic()
+        while self.held < self.count and time.monotonic() - started < timeout:
+            time.sleep(0.05)
+        return time.monotonic() - started
+
+    def close(self):
+        self.closing = True
+
+        async def cancel():
+            for task in self.tasks:
+                task.cancel()
+            await asyncio.gather(*self.tasks, return_exceptions=True)
+        asyncio.run_coroutine_threadsafe(cancel(), self.loop).result(300)
+        self.tasks, self.held, self.closing = [], 0, False
+
+
+def storm_phase(kind: str, url: str, directory: Path, options) -> None:
+    count = options.storm
+    with served(url, directory, 2, f"{kind}-storm", env=STORM_ENV) as (process, base):
+        session = requests.Session()
+        games = [new_game(base, session) for _ in range(options.games)]
+        mover_games = [new_game(base, session)]
+        pids = workers_of(process.pid)
+        idle_rss = rss_mb(pids)
+        alone = mover(base, options.seconds, options.rate)
+        crowd = Crowd(base, games, count, options.share, options.addresses)
+        took = crowd.open(count / 2000)
+        print(f"  {kind}: opened {count:,} in {took:.1f} s: held {crowd.held:,}, refused {crowd.refused}, "
+              f"cut {crowd.cut}", flush=True)
+        time.sleep(2)
+        rss, gauges = rss_mb(pids), scrape(base)
+        in_use, samples = [], []
+
+        def sample():
+            while not samples:
+                in_use.append(scrape(base)["gin_db_pool_in_use"])
+                time.sleep(0.5)
+        sampler = threading.Thread(target=sample, daemon=True)
+        sampler.start()
+        crowded = mover(base, options.seconds, options.rate)
+        samples.append(True)
+        sampler.join()
+        # Wake-ups: moves on games the crowd waits on; each waiter's answer after its game's move.
+        wake = []
+        for game in games[:options.wake_games]:
+            sent = time.perf_counter()
+            play_one(base, session, game)
+            deadline = time.monotonic() + 5
+            expected = sum(1 for n in range(count) if n % len(games) == games.index(game))
+            while len(crowd.woken.get(game["id"], ())) < expected and time.monotonic() < deadline:
+                time.sleep(0.01)
+            wake += [moment - sent for moment in crowd.woken.get(game["id"], ())]
+        held, refused, cut = crowd.held, dict(crowd.refused), crowd.cut
+        print(f"  moves p99 {pct(alone, 99) * 1000:.1f} ms alone, {pct(crowded, 99) * 1000:.1f} ms crowded; "
+              f"wake-up p99 {pct(wake, 99) * 1000:.1f} ms; RSS {idle_rss:.0f} -> {rss:.0f} MB", flush=True)
+        crowd.close()
+        time.sleep(2)
+        while scrape(base)["gin_waiting_clients"] > 0 and time.monotonic() < deadline + 120:
+            time.sleep(1)  # the server has seen them all leave
+        # The reconnect storm: all N again within 5 s, a mover playing meanwhile.
+        for game in games:
+            game["version"] = session.get(f"{base}/games/{game['id']}", timeout=60,
+                                          headers={"Authorization": f"Bearer {game['tokens'][0]}"}).json()["version"]
+        storm_moves = []
+        moving = threading.Thread(target=lambda: storm_moves.extend(mover(base, options.seconds * 2, options.rate)))
+        moving.start()
+        storm = Crowd(base, games, count, options.share, options.addresses)
+        served_again = storm.open(5)
+        served_again += storm.until_held(30)
+        moving.join()
+        storm_refused, storm_cut, storm_held = dict(storm.refused), storm.cut, storm.held
+        storm.close()
+        print(f"\n{kind}: {count:,} waiters ({options.share:.0%} streams, {1 - options.share:.0%} long-polls) from "
+              f"{options.addresses} loopback addresses, {options.games} games; Procfile web line, 2 gevent workers")
+        print("| figure | value |\n| --- | --- |")
+        rows = [
+            ("held / refused / cut", f"{held:,} / {sum(refused.values())} {refused or ''} / {cut}"),
+            ("opened in", f"{took:.1f} s"),
+            ("clients waiting (gin_waiting_clients)", f"{gauges['gin_waiting_clients']:.0f}"),
+            ("pool connections in use while they wait (gin_db_pool_in_use, max of samples)",
+             f"{max(in_use or [gauges['gin_db_pool_in_use']]):.0f} (at rest: {gauges['gin_db_pool_in_use']:.0f})"),
+            ("move POST p50 / p99, nobody waiting", f"{pct(alone, 50) * 1000:.1f} / {pct(alone, 99) * 1000:.1f} ms"),
+            ("move POST p50 / p99, all waiting", f"{pct(crowded, 50) * 1000:.1f} / {pct(crowded, 99) * 1000:.1f} ms"),
+            ("p99 ratio (waiting / none)", f"{pct(crowded, 99) / pct(alone, 99):.2f}"),
+            (f"wake-up p50 / p99 ({len(wake)} waiters on {options.wake_games} games moved)",
+             f"{pct(wake, 50) * 1000:.1f} / {pct(wake, 99) * 1000:.1f} ms"),
+            ("workers' RSS: idle / waiting; per waiter", f"{idle_rss:.0f} / {rss:.0f} MB; "
+             f"{(rss - idle_rss) * 1024 / max(held, 1):.1f} KB"),
+            ("storm: all reconnecting within 5 s, served again in", f"{served_again:.1f} s"),
+            ("storm: held / refused / cut", f"{storm_held:,} / {sum(storm_refused.values())} {storm_refused or ''} "
+                                            f"/ {storm_cut}"),
+            ("storm: move POST p50 / p99 / max", f"{pct(storm_moves, 50) * 1000:.1f} / "
+             f"{pct(storm_moves, 99) * 1000:.1f} / {max(storm_moves) * 1000:.1f} ms"),
+        ]
+        del mover_games
+        for name, value in rows:
+            print(f"| {name} | {value} |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--db", choices=["sqlite", "postgresql", "both"], default="both")
@@ -278,18 +485,30 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=10)
     parser.add_argument("--rate", type=float, default=20)
     parser.add_argument("--wakeups", type=int, default=100)
+    parser.add_argument("--storm", type=int, default=0,
+                        help="issue 37's run instead: N waiters from many addresses, then their reconnect storm")
+    parser.add_argument("--share", type=float, default=0.8, help="the streams' share of --storm's waiters")
+    parser.add_argument("--addresses", type=int, default=200, help="loopback addresses the waiters come from")
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--wake-games", type=int, default=10)
     parser.add_argument("--pg-url", default=os.environ.get("TEST_DATABASE_URL",
                                                            "postgresql+psycopg://postgres@127.0.0.1:5432/test"))
     options = parser.parse_args()
     options.waiters = [int(n) for n in options.waiters.split(",")]
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # one socket per waiter
+    try:  # one socket per waiter, here and in the server (20,000 waiters need more than 20,000)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (max(hard, 65536), max(hard, 65536)))
+    except (ValueError, OSError):  # not allowed to raise the hard limit
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     os.environ["TEST_DATABASE_URL"] = options.pg_url
     print("command:", shlex.join([".venv/bin/python", "bench/bench_waiting.py", *sys.argv[1:]]))
     print("load average at start:", " ".join(f"{x:.2f}" for x in os.getloadavg()), "| cores:", os.cpu_count())
     kinds = ["sqlite", "postgresql"] if options.db == "both" else [options.db]
     for kind in kinds:
         with tempfile.TemporaryDirectory() as folder, database_url(kind, Path(folder)) as url:
+            if options.storm:
+                storm_phase(kind, url, Path(folder), options)
+                continue
             load_phase(kind, url, Path(folder), options)
             wakeup_phase(kind, url, Path(folder), options)
 

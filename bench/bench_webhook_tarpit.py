@@ -32,6 +32,7 @@ from aiosmtpd.controller import Controller  # noqa: E402
 from service import create_app  # noqa: E402
 from service.core.extensions import db  # noqa: E402
 from service.notify import outbox  # noqa: E402
+from service.notify.mail.channel import MAIL  # noqa: E402
 from service.notify.models import OutboxMessage  # noqa: E402
 from service.notify.worker import Worker  # noqa: E402
 from tests.conftest import free_port  # noqa: E402
@@ -58,7 +59,7 @@ def seat_webhooks(client, urls: list[str]) -> None:
 def queue_mails(count: int) -> None:
     for n in range(count):
         message_id = make_msgid(domain="bench.test")
-        outbox.enqueue("mail", "turn", f"p{n}@example.org",
+        outbox.enqueue(MAIL, "turn", f"p{n}@example.org",
                        f"To: p{n}@example.org\r\nSubject: hi\r\nMessage-ID: {message_id}\r\n\r\nhi\r\n", message_id)
     db.session.commit()
 

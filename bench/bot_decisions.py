@@ -7,7 +7,7 @@ opponent hand and stock order, of the two kinds level 5 searches: knock states (
 not with gin) and draw states (it may take the pile's top or draw). In each, three players decide:
 level 5 from the seat's view and memory as in play; the reference bot (level 3); and level 5
 knowing the opponent's hand (every sampled deal holds the real hand, the stock order still
-sampled). Each choice is played out on the real deal (bot_search.play_out, both sides the reference
+sampled). Each choice is played out on the real deal (search.play_out, both sides the reference
 bot's policy, which is what the states' opponent plays; a knock is settled at once) and its points
 less the reference choice's are averaged, with a 95% interval. Knowing the hand is the ceiling a
 better reading of the opponent could reach. Paired and about a hundred times quicker than matches
@@ -27,9 +27,10 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import bot_strength  # noqa: E402 (beside this file)
-from client import bot, bot_levels, bot_model, bot_search  # noqa: E402
+from gin_client.bots import levels, reference, search  # noqa: E402
+from gin_client.bots.model import Memory, Model  # noqa: E402
 
-SAMPLER = bot_search.sampled_deals
+SAMPLER = search.sampled_deals
 
 
 def gather(seeds: range) -> list[dict]:
@@ -41,7 +42,7 @@ def gather(seeds: range) -> list[dict]:
         kinds = {a["type"] for a in view["legal_actions"]}
         sources = {a.get("from") for a in view["legal_actions"] if a["type"] == "draw"}
         if "knock" in kinds and "discard" in kinds and "big_gin" not in kinds:
-            if bot_search.best_discard(bot_search.bits(view["hand"]))[0] == 0:
+            if search.best_discard(search.bits(view["hand"]))[0] == 0:
                 return  # gin: nothing to decide
             kind = "knock"
         elif {"stock", "discard"} <= sources and pick.random() < 0.3:  # fewer: they are many
@@ -49,13 +50,13 @@ def gather(seeds: range) -> list[dict]:
         else:
             return
         states.append({"kind": kind, "view": view, "memory": copy.deepcopy(memories[seat]),
-                       "theirs": bot_search.bits(str(c) for c in match.hands[1 - seat]),
-                       "stock": [bot_search.bit(str(c)) for c in reversed(match.stock)],  # drawn from the end
-                       "pile": [bot_search.bit(str(c)) for c in match.discard_pile]})
+                       "theirs": search.bits(str(c) for c in match.hands[1 - seat]),
+                       "stock": [search.bit(str(c)) for c in reversed(match.stock)],  # drawn from the end
+                       "pile": [search.bit(str(c)) for c in match.discard_pile]})
 
     for seed in seeds:
-        memories = [bot_model.Memory(), bot_model.Memory()]
-        players = [lambda view, memory=memory: bot_levels.decide(view, 3, memory=memory).action for memory in memories]
+        memories = [Memory(), Memory()]
+        players = [lambda view, memory=memory: levels.decide(view, 3, memory=memory).action for memory in memories]
         bot_strength.play(seed, players, watch=watch)
     return states
 
@@ -63,22 +64,22 @@ def gather(seeds: range) -> list[dict]:
 def points(state: dict, action: dict) -> float:
     """The seat's points when `action` is played on the real deal (negative: the opponent's)."""
     view = state["view"]
-    scoring, mine = bot_search.Scoring(bot_model.Model(view)), bot_search.bits(view["hand"])
+    scoring, mine = search.Scoring(Model(view)), search.bits(view["hand"])
     theirs, stock, pile = state["theirs"], list(state["stock"]), list(state["pile"])
-    took = bot_search.bits(view["opponent"]["known_cards"])
+    took = search.bits(view["opponent"]["known_cards"])
     if action["type"] == "draw":
         first = "pile" if action["from"] == "discard" else "stock"
-        return bot_search.play_out(mine, theirs, stock, pile, False, scoring, first, took)
-    card = bot_search.bit(action["discard"] if action["type"] == "knock" else action["card"])
+        return search.play_out(mine, theirs, stock, pile, False, scoring, first, took)
+    card = search.bit(action["discard"] if action["type"] == "knock" else action["card"])
     if action["type"] == "knock":
-        return scoring.settle(mine ^ card, bot_search.deadwood(mine ^ card), theirs)
-    return bot_search.play_out(mine ^ card, theirs, stock, pile + [card], True, scoring, their_took=took)
+        return scoring.settle(mine ^ card, search.deadwood(mine ^ card), theirs)
+    return search.play_out(mine ^ card, theirs, stock, pile + [card], True, scoring, their_took=took)
 
 
 def knowing(hand: int):
     """A sampler whose every deal holds the opponent's real hand (the stock order still sampled)."""
     def deals(model, rng):
-        rest = [bot_search.bit(c) for c in model.unseen if not bot_search.bit(c) & hand]
+        rest = [search.bit(c) for c in model.unseen if not search.bit(c) & hand]
         while True:
             rng.shuffle(rest)
             yield hand, rest[:model.stock]
@@ -91,15 +92,15 @@ def judge(args: tuple) -> list[tuple]:
     out = []
     for index, state in states:
         view = state["view"]
-        chosen = bot.decide(view).action
-        reference = points(state, chosen)
-        level5 = bot_levels.decide(view, 5, random.Random(index), copy.deepcopy(state["memory"]), None, deals).action
-        bot_search.sampled_deals = knowing(state["theirs"])
+        chosen = reference.decide(view).action
+        reference_points = points(state, chosen)
+        level5 = levels.decide(view, 5, random.Random(index), copy.deepcopy(state["memory"]), None, deals).action
+        search.sampled_deals = knowing(state["theirs"])
         try:
-            known = bot_levels.decide(view, 5, random.Random(index), copy.deepcopy(state["memory"]), None, deals).action
+            known = levels.decide(view, 5, random.Random(index), copy.deepcopy(state["memory"]), None, deals).action
         finally:
-            bot_search.sampled_deals = SAMPLER
-        out.append((state["kind"], points(state, level5) - reference, points(state, known) - reference,
+            search.sampled_deals = SAMPLER
+        out.append((state["kind"], points(state, level5) - reference_points, points(state, known) - reference_points,
                     level5 != chosen))
     return out
 

@@ -1,4 +1,4 @@
-"""How well level 5's sampled opponent hands foretell a knock (client/bot_search.sampled_deals).
+"""How well level 5's sampled opponent hands foretell a knock (gin_client/bots/search.py's sampled_deals).
 
     .venv/bin/python bench/bot_sampler.py [--matches 40] [--hands 30]
 
@@ -23,17 +23,18 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import bot_decisions  # noqa: E402 (beside this file)
-from client import bot_model, bot_search  # noqa: E402
+from gin_client.bots import search  # noqa: E402
+from gin_client.bots.model import FULL_STOCK, Model  # noqa: E402
 
 
-def previous_sampler(model: bot_model.Model, rng: random.Random):
+def previous_sampler(model: Model, rng: random.Random):
     """sampled_deals before the opponent's discards were read (main at acc3317)."""
-    seen = min(3, (bot_model.FULL_STOCK + 2 - model.stock) // 3)
+    seen = min(3, (FULL_STOCK + 2 - model.stock) // 3)
     while True:
         theirs = model.sample_hand(rng, extra=seen + (model.stock < 20 and rng.random() < 0.5))
-        rest = [bot_search.bit(c) for c in model.unseen if c not in theirs]
+        rest = [search.bit(c) for c in model.unseen if c not in theirs]
         rng.shuffle(rest)
-        yield bot_search.bits(theirs), rest[:model.stock]
+        yield search.bits(theirs), rest[:model.stock]
 
 
 def knock_states(matches: int) -> list[dict]:
@@ -41,9 +42,9 @@ def knock_states(matches: int) -> list[dict]:
     may knock, not with gin (bot_decisions.gather's knock states, seeds 1000 on)."""
     states = [state for state in bot_decisions.gather(range(1000, 1000 + matches)) if state["kind"] == "knock"]
     for state in states:
-        hand = bot_search.bits(state["view"]["hand"])
-        left, card = bot_search.best_discard(hand)
-        state["real"] = bot_search.Scoring(bot_model.Model(state["view"])).settle(hand ^ card, left, state["theirs"])
+        hand = search.bits(state["view"]["hand"])
+        left, card = search.best_discard(hand)
+        state["real"] = search.Scoring(Model(state["view"])).settle(hand ^ card, left, state["theirs"])
     return states
 
 
@@ -53,10 +54,10 @@ def score(states: list[dict], sampler, hands: int) -> str:
     for index, state in enumerate(states):
         view, memory = state["view"], copy.deepcopy(state["memory"])
         memory.observe(view)
-        model = bot_model.Model(view, memory)
-        scoring = bot_search.Scoring(model)
-        left, card = bot_search.best_discard(bot_search.bits(view["hand"]))
-        kept = bot_search.bits(view["hand"]) ^ card
+        model = Model(view, memory)
+        scoring = search.Scoring(model)
+        left, card = search.best_discard(search.bits(view["hand"]))
+        kept = search.bits(view["hand"]) ^ card
         deals = sampler(model, random.Random(index))
         values = []
         for _ in range(hands):
@@ -80,7 +81,7 @@ def main() -> None:
     undercuts = sum(state["real"] < 0 for state in states)
     print(f"{len(states)} knock states, {undercuts / len(states):.1%} of knocks there would be undercut")
     print(f"previous sampler: {score(states, previous_sampler, args.hands)}", flush=True)
-    print(f"current sampler:  {score(states, bot_search.sampled_deals, args.hands)}", flush=True)
+    print(f"current sampler:  {score(states, search.sampled_deals, args.hands)}", flush=True)
 
 
 if __name__ == "__main__":

@@ -19,7 +19,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from client import bot, bot_levels, bot_model
+from gin_client.bots import levels, reference
+from gin_client.bots.model import Memory
 from service.rules import Match, Rules, action_from_dict, full_deck
 
 
@@ -28,18 +29,18 @@ def random_player(rng):
 
 
 def bot_player(knock_at=None):
-    return lambda view: bot.choose_action(view, knock_at)
+    return lambda view: reference.choose_action(view, knock_at)
 
 
 def level_player(level: int, rng: random.Random, think_seconds: float, timings: list | None = None,
                  deals: int | None = None):
     """A player at `level` with its own memory of the hand, as the account bot keeps one per game;
     level 5 samples `deals` deals per decision when given, else for `think_seconds`."""
-    memory = bot_model.Memory()
+    memory = Memory()
 
     def play(view):
         started = time.perf_counter()
-        action = bot_levels.decide(view, level, rng, memory, think_seconds, deals).action
+        action = levels.decide(view, level, rng, memory, think_seconds, deals).action
         if timings is not None:
             timings.append(time.perf_counter() - started)
         return action
@@ -138,7 +139,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--matches", type=int, default=1000)
     parser.add_argument("--levels", default="1,2,3,4,5", help="the levels to measure, comma-separated")
-    parser.add_argument("--think-seconds", type=float, default=bot_levels.DEFAULT_THINK_SECONDS,
+    parser.add_argument("--think-seconds", type=float, default=levels.DEFAULT_THINK_SECONDS,
                         help="level 5's time per decision")
     parser.add_argument("--deals", type=int, default=None,
                         help="level 5 samples this many deals per decision instead of for --think-seconds "
@@ -150,7 +151,7 @@ def main() -> None:
                         help="whom each level plays: previous (the level below), 3 (the reference bot), or both")
     parser.add_argument("--reference", action="store_true", help="also the reference bot v random and --knock-at")
     args = parser.parse_args()
-    levels = [int(x) for x in args.levels.split(",")]
+    measured = [int(x) for x in args.levels.split(",")]
     print(f"command: .venv/bin/python bench/bot_strength.py --matches {args.matches} --levels {args.levels} "
           f"--think-seconds {args.think_seconds}{f' --deals {args.deals}' if args.deals else ''} --versus {args.versus}"
           f"{f' --processes {args.processes}' if args.processes > 1 else ''}"
@@ -159,7 +160,7 @@ def main() -> None:
           flush=True)
     versus = set(args.versus.split(","))
     timings: dict[int, list[float]] = {}
-    for level in levels:
+    for level in measured:
         wanted = ({level - 1} if "previous" in versus else set()) | ({3} if "3" in versus else set())
         opponents = sorted(wanted - {level, 0})
         for other in opponents:

@@ -1,7 +1,11 @@
 """Statements per move, by kind, counted with SQLAlchemy's before_cursor_execute while whole
 matches are played in process (PostgreSQL's wake-up NOTIFY counts as the statement it is).
 
-    .venv/bin/python bench/move_statements.py [--root DIR] [--db-url URL] [--matches 2]
+    .venv/bin/python bench/move_statements.py [--root DIR] [--db-url URL] [--matches 2] [--games anonymous]
+
+--games: anonymous (the default), email (seat 0 gave an address, unconfirmed: nothing is mailed)
+or players (a challenge between two registered players, accepted), each set up through the HTTP
+API only, so that an older tree (--root) is set up the same way.
 
 --root: the source tree whose service is counted (default: this one; bench_load.py passes a
 worktree of an older commit to compare). Without --db-url, a fresh SQLite file. Prints one line
@@ -25,7 +29,27 @@ def kind_of(action: dict, before: dict, after: dict, key: bool) -> str:
     return action["type"] + (" (hand end)" if ended else "") + (" with a key" if key else "")
 
 
-def count(url: str, matches: int, engine_options: dict | None = None) -> dict[str, list[int]]:
+def made_game(client, games: str, number: int) -> dict:
+    """A new game of the kind asked for, as tests.api.helpers' games are: {"id", "tokens": {seat: token}}."""
+    from tests.api.helpers import new_game
+    if games == "anonymous":
+        return new_game(client, rules={"target": 100})
+    if games == "email":
+        game = new_game(client, rules={"target": 100})
+        answer = client.patch(f"/games/{game['id']}/contact", json={"email": f"ann{number}@example.org"},
+                              headers={"Authorization": f"Bearer {game['tokens'][0]}"})
+        assert answer.status_code == 200, answer.get_json()
+        return game
+    assert games == "players", games
+    ann, bob = (client.post("/players", json={"name": f"{name}{number}"}).get_json() for name in ("Ann", "Bob"))
+    offer = client.post("/challenges", json={"to": f"Bob{number}", "rules": {"target": 100}},
+                        headers={"Authorization": f"Bearer {ann['token']}"}).get_json()
+    answer = client.post(f"/challenges/{offer['challenge_id']}/accept",
+                         headers={"Authorization": f"Bearer {bob['token']}"}).get_json()
+    return {"id": answer["game_id"], "tokens": {answer["seat"]: bob["token"], 1 - answer["seat"]: ann["token"]}}
+
+
+def count(url: str, matches: int, engine_options: dict | None = None, games: str = "anonymous") -> dict[str, list[int]]:
     from sqlalchemy import event
 
     import service
@@ -36,7 +60,7 @@ def count(url: str, matches: int, engine_options: dict | None = None) -> dict[st
         from service.core.extensions import db
     else:
         from service.extensions import db
-    from tests.api.helpers import act, choose, mover, new_game
+    from tests.api.helpers import act, choose, mover
     from tests.conftest import migrate
     config = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": url, "RATELIMIT_ENABLED": False,
               **({"SQLALCHEMY_ENGINE_OPTIONS": engine_options} if engine_options else {})}
@@ -48,8 +72,8 @@ def count(url: str, matches: int, engine_options: dict | None = None) -> dict[st
         event.listen(db.engine, "before_cursor_execute", lambda *args: statements.append(args[2]))
     by_kind = defaultdict(list)
     moves = 0
-    for _ in range(matches):
-        game = new_game(client, rules={"target": 100})
+    for number in range(matches):
+        game = made_game(client, games, number)
         while True:
             seat, mine = mover(client, game)
             if mine["status"] == "finished":
@@ -70,6 +94,7 @@ def main() -> None:
     parser.add_argument("--root", default=str(Path(__file__).resolve().parent.parent))
     parser.add_argument("--db-url", default="")
     parser.add_argument("--matches", type=int, default=2)
+    parser.add_argument("--games", choices=("anonymous", "email", "players"), default="anonymous")
     options = parser.parse_args()
     sys.path.insert(0, options.root)
     os.chdir(options.root)
@@ -89,7 +114,7 @@ def main() -> None:
                     connection.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))
                 admin.dispose()
         try:
-            counts = count(url, options.matches, engine_options)
+            counts = count(url, options.matches, engine_options, options.games)
         finally:
             if drop:
                 drop()

@@ -88,6 +88,12 @@ def run_migrations_online():
 
     connectable = get_engine()
 
+    # After every step, schema_revisions lists the revisions the schema now includes (/ready reads
+    # it: service/core/database.py); autogenerate leaves that table alone.
+    from service.core.database import REVISIONS_TABLE, record_revisions
+    conf_args.setdefault("on_version_apply", record_revisions)
+    conf_args.setdefault("include_name", lambda name, kind, _parent: not (kind == "table" and name == REVISIONS_TABLE))
+
     with connectable.connect() as connection:
         context.configure(
             connection=connection,

@@ -18,6 +18,10 @@ PG_SKIP = ("PostgreSQL tests skipped: set TEST_DATABASE_URL "
 # Rate limits off in tests (apps and the gunicorn they start inherit this), except in
 # tests/hardening/test_rate_limits.py, which turns them on in its own apps.
 os.environ.setdefault("RATELIMIT_ENABLED", "false")
+# The rating's guards against farming (players/ratings.py) off too, so that tests rate short matches of
+# fresh accounts; tests/players/test_rating_farm.py turns them on at their production values.
+for _name, _value in (("RATED_MIN_TARGET", "10"), ("RATED_PAIR_PER_DAY", "100000"), ("LEADERBOARD_MIN_AGE_DAYS", "0")):
+    os.environ.setdefault(_name, _value)
 
 
 def migrate(config: dict) -> None:
@@ -118,16 +122,18 @@ def worker_options(worker_class: str, cwd) -> list[str]:
 
 
 def launch_gunicorn(app_spec: str, env: dict, ready, workers: int = 2, log_path=None, cwd=ROOT,
-                    worker_class: str = "gevent"):
-    """Run `gunicorn app_spec` on a free loopback port, by default as the Procfile runs it
-    (service/core/server.py: gevent workers); return (process, base_url) once ready(base_url) is true."""
+                    worker_class: str = "gevent", port: int | None = None, own_session: bool = False):
+    """Run `gunicorn app_spec` on a loopback port (`port`, else a free one), by default as the
+    Procfile runs it (service/core/server.py: gevent workers); return (process, base_url) once
+    ready(base_url) is true. `own_session`: in a process group of its own, which a test may kill
+    whole (os.killpg), master and workers at once, as a machine's death does."""
     import requests
-    port = free_port()
+    port = port or free_port()
     log = open(log_path, "ab") if log_path else subprocess.DEVNULL
     process = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", *worker_options(worker_class, cwd), "--workers", str(workers),
          "--bind", f"127.0.0.1:{port}", app_spec],
-        cwd=cwd, env={**os.environ, **env}, stdout=log, stderr=log)
+        cwd=cwd, env={**os.environ, **env}, stdout=log, stderr=log, start_new_session=own_session)
     base_url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -144,15 +150,16 @@ def launch_gunicorn(app_spec: str, env: dict, ready, workers: int = 2, log_path=
 
 
 def start_gunicorn(database_url: str, workers: int = 2, log_path=None, worker_class: str = "gevent",
-                   env: dict | None = None):
-    """Migrate the database with the real CLI, then serve the service on it with gunicorn."""
+                   env: dict | None = None, **launch):
+    """Migrate the database with the real CLI, then serve the service on it with gunicorn
+    (`launch`: launch_gunicorn's port and own_session)."""
     import requests
     env = {**os.environ, **(env or {}), "DATABASE_URL": database_url}
     subprocess.run([sys.executable, "-m", "flask", "--app", "service", "db", "upgrade"],
                    cwd=ROOT, env=env, check=True, capture_output=True)
     return launch_gunicorn("service:create_app()", env,
                            lambda url: requests.get(url + "/health", timeout=5).status_code == 200,
-                           workers=workers, log_path=log_path, worker_class=worker_class)
+                           workers=workers, log_path=log_path, worker_class=worker_class, **launch)
 
 
 def stop_gunicorn(process) -> None:

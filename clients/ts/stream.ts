@@ -2,7 +2,7 @@
 // event types openapi-typescript generates from ../../openapi.yaml (generated/api.d.ts, made by the
 // test suite). `tsc --noEmit --strict` checks it (tests/client/test_generated_clients.py): a switch
 // on each union's discriminator narrows an event to its own fields, and the `never` in each default
-// stops compiling should the contract add an event unhandled here. `sseFrames` is the README's
+// stops compiling should the contract add an event unhandled here. `sseFrames` is docs/api.md's
 // "Reading the streams" reader, as written there (the test holds the two equal).
 import type { components } from "./generated/api.js";
 
@@ -40,7 +40,7 @@ export async function* sseFrames<T>(url: string, token: string, lastId?: string)
 }
 
 // One line about an event of the game stream: the seat's view, a seat's message, or (after a two-seat
-// match whose seats are not both players') the other seat's offer of a seat rematch.
+// match whose seats are not both players') the other seat's offer of a seat rematch, or its decline.
 export function describeGameEvent(data: GameStreamEvent): string {
   switch (data.event) {
     case "view":  // a GameView for two seats, a TableView (it has `format`) at a table
@@ -50,8 +50,12 @@ export function describeGameEvent(data: GameStreamEvent): string {
     case "rematch_offered":
       return `${data.seat_rematch.by ?? "the other seat"} offers a rematch (game ${data.seat_rematch.game_id}): ` +
         `POST ${data.seat_rematch.accept} to accept`;
+    case "rematch_declined":  // the seat rematch this seat offered
+      return `${data.by ?? "the other seat"} declined the rematch${data.reason ? ` (${data.reason})` : ""}`;
     case "message":  // a seat's message, shown as text
       return `${data.name ?? `seat ${data.seat}`} wrote: ${data.text}`;
+    case "review_ready":  // the coach reviewed the finished match: GET data.review
+      return `the review of ${data.game_id} is ready: ${data.review}`;
     default: {
       const unhandled: never = data;
       return unhandled;
@@ -90,6 +94,17 @@ export function describePlayerEvent(data: PlayerStreamEvent): string {
       return `${data.by} declined series ${data.series_id}`;
     case "series_over":
       return `series ${data.series_id} is over: ${data.winner ?? "a draw"}`;
+    case "tournament_started":
+      return `${data.name} (${data.tournament_id}) started: ${data.rounds} rounds, ${data.entrants} entrants`;
+    case "round_started":
+      return data.bye ? `round ${data.round} of ${data.tournament_id}: a bye`
+        : `round ${data.round} of ${data.tournament_id}: game ${data.game_id} against ${data.opponent}`;
+    case "tournament_over":
+      return `${data.name} is over: you finished ${data.place} of ${data.entrants}`;
+    case "tournament_cancelled":
+      return `${data.name} was cancelled: ${data.reason}`;
+    case "review_ready":
+      return `the review of your match ${data.game_id} is ready: ${data.review}`;
     default: {
       const unhandled: never = data;
       return unhandled;

@@ -11,7 +11,7 @@ from flask_smorest import Blueprint
 from ..core.errors import Problem
 from ..core.extensions import db
 from ..core.tokens import hash_secret
-from ..core.web import BEARER, bearer_token, etag_headers, problems
+from ..core.web import BEARER, bearer_token, etag_headers, problems, require_json_body
 from ..games import deadlines, store, views
 from ..games.models import Game
 from ..games.table_game import FORMATS
@@ -27,12 +27,7 @@ from .schemas import (
 access = Blueprint("access", __name__, description="Getting into a seat: invitations, mail links, tokens")
 
 
-@access.before_request
-def require_json_body():
-    from ..games.routes import (
-        require_json_body as check,  # the games blueprint's check, shared
-    )
-    return check()
+access.before_request(require_json_body)
 
 
 @access.route("/games/<game_id>/invitation", methods=["POST"])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 import sys
 
 import click
@@ -13,11 +14,14 @@ from sqlalchemy import select
 from ..core.extensions import db
 from ..games import store
 from ..games.models import Game
+from ..notify.config import setting
+from ..notify.push import keys, subscriptions
 from ..players import reports
 from . import backup, erasure, export, moderation
 from .moderation import AdminError, audit, player_named
 
-admin_cli = AppGroup("admin", help="Moderation and personal data (suspend, rename, export, erase); reports; backups.")
+admin_cli = AppGroup("admin", help="Moderation and personal data (suspend, rename, export, erase); reports; backups; "
+                                   "the Web Push key (vapid).")
 BY = click.option("--by", "operator", default=None, help="Who runs the command, for the audit table "
                   "(default: the OS user).")
 
@@ -34,8 +38,15 @@ def said(command):
 
 
 def echo(document: dict, output=None) -> None:
+    """The document as JSON, every control, format or separator character escaped (\\u009b): what
+    strangers typed (a report's details, a name, a message) never reaches the terminal as a command
+    (CSI, OSC 52), a bidi override or a line break."""
     text = json.dumps(document, indent=2, ensure_ascii=False, default=str)
-    (output or sys.stdout).write(text + "\n")
+    (output or sys.stdout).write(_UNPRINTABLE.sub(lambda m: f"\\u{ord(m[0]):04x}", text) + "\n")
+
+
+_UNPRINTABLE = re.compile("[\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb"
+                          "\U000e0000-\U000e007f]")
 
 
 def seat_of(game_id: str, seat: int) -> Game:
@@ -158,19 +169,62 @@ def backup_command(path: str, operator: str | None) -> None:
     echo(summary)
 
 
+@admin_cli.command("vapid")
+@click.option("--rotate", is_flag=True, help="A new key pair in the key file; every browser subscribed with the "
+              "old one is forgotten (its page subscribes again when next opened).")
+@click.option("--private", "show_private", is_flag=True, help="Also print the private key as VAPID_PRIVATE_KEY "
+              "takes it (to give every node the same key). Keep it secret.")
+@click.option("--new", "new_only", is_flag=True, help="Print a new private key for VAPID_PRIVATE_KEY and store "
+              "nothing (to rotate a key set in the environment: set it on every node, restart).")
+@BY
+@said
+def vapid_command(rotate: bool, show_private: bool, new_only: bool, operator: str | None) -> None:
+    """The VAPID key pair Web Push is signed with (notify/push/keys.py): its public key, where it is
+    kept (made in the instance folder if there is none yet) and how many browsers are subscribed."""
+    if new_only:
+        echo({"private_key": keys.new_private_key_text()})
+        return
+    if rotate:
+        if setting("VAPID_PRIVATE_KEY"):
+            raise AdminError("the key is set by VAPID_PRIVATE_KEY: rotate it there (`flask admin vapid --new` "
+                             "prints a new one)")
+        keys.write_new(keys.key_file(), replace=True)
+    public_key = keys.public_key()
+    with store.transaction():
+        forgotten = subscriptions.forget_other_keys(public_key) if rotate else 0
+        if rotate:
+            audit("vapid-rotate", operator, reason=f"{forgotten} subscription(s) forgotten")
+        summary = {"public_key": public_key, "kept_in": keys.source(), "subscriptions": subscriptions.count(),
+                   "made_with_another_key": subscriptions.count(public_key)}
+    if rotate:
+        summary["forgotten"] = forgotten
+    if show_private:
+        summary["private_key"] = keys.private_key_text()
+    echo(summary)
+
+
 @admin_cli.group("reports", invoke_without_command=True)
+@click.option("--status", type=click.Choice(("open", "closed", "all")), default="open", show_default=True)
+@click.option("--reason", type=click.Choice(reports.REASONS), default=None, help="Only reports of this reason.")
+@click.option("--player", default=None, help="Only reports by or about this player (by name).")
+@click.option("--after", type=click.IntRange(0), default=0, help="Only reports of a higher id (the last page's "
+              "next_after).")
+@click.option("--limit", type=click.IntRange(1, 500), default=50, show_default=True, help="At most this many.")
 @BY
 @click.pass_context
 @with_appcontext  # (a group's own callback gets none from AppGroup, unlike its commands)
 @said
-def reports_command(context, operator: str | None) -> None:
-    """The open reports of messages and players, oldest first (`reports close ID` closes one)."""
+def reports_command(context, operator: str | None, status: str, reason: str | None, player: str | None,
+                    after: int, limit: int) -> None:
+    """Reports of messages and players, oldest first, a page at a time (`next_after`: pass it as
+    --after for the next); open ones unless --status says; `reports close ID` closes one."""
     if context.invoked_subcommand is not None:
         return
     with store.transaction():
-        listed = [report_document(report) for report in reports.open_reports()]
+        page, next_after = reports.listing(status, reason, player, after, limit)
+        listed = [report_document(report) for report in page]
         audit("list-reports", operator)
-    echo({"reports": listed})
+    echo({"reports": listed, "next_after": next_after})
 
 
 @reports_command.command("close")

@@ -1,6 +1,6 @@
 """`erase`: a player's (or an anonymous seat's) personal data removed for good. The name becomes
 "deleted player N" ("deleted seat N" for a seat) everywhere it showed, every address and contact
-setting goes, every token, device and mail link is revoked, the players it blocked are forgotten,
+setting goes, every token, device, browser subscribed to pushes and mail link is revoked, the players it blocked are forgotten,
 the stream and the mail log of the player's games are deleted. The games stay, finished ones for
 the opponents' records, under the new name; a running one is closed to the erased seat and its
 opponent may claim it at once."""
@@ -13,7 +13,7 @@ from ..core import wakeup
 from ..core.extensions import db
 from ..games import deadlines
 from ..games.models import GameMessage, IdempotencyRecord, Seat
-from ..notify.addresses import normalised
+from ..notify.consent.addresses import normalised
 from ..notify.models import (
     Contact,
     InboundMail,
@@ -22,6 +22,7 @@ from ..notify.models import (
     MailInvitation,
     MailToken,
     OutboxMessage,
+    PushSubscription,
 )
 from ..players.models import Block, Player, PlayerEvent, PlayerSeat, Report
 from ..series.models import SeriesGame, SeriesRecord
@@ -44,7 +45,7 @@ def forget_seat(game_id: str, seat: int, name: str | None, new_name: str) -> Non
     """The seat's name, tokens, devices, mail links, contact settings and reply secrets gone."""
     db.session.execute(update(Seat).where(Seat.game_id == game_id, Seat.seat == seat)
                        .values(name=new_name, token_hash=None))
-    for model in (SeatToken, SeatLink, Contact, MailToken, MailConfirmation):
+    for model in (SeatToken, SeatLink, Contact, MailToken, MailConfirmation, PushSubscription):
         db.session.execute(delete(model).where(model.game_id == game_id, model.seat == seat))
     if name:
         db.session.execute(update(MailInvitation).where(MailInvitation.game_id == game_id,
@@ -124,6 +125,7 @@ def erase_player(player: Player) -> dict:
     player.suspended_at, player.erased_at = player.suspended_at or moment, moment  # closed for good
     db.session.execute(delete(PlayerEvent).where(PlayerEvent.player_id == player.id))
     db.session.execute(delete(Block).where(Block.blocker_id == player.id))  # the players it blocked
+    db.session.execute(delete(PushSubscription).where(PushSubscription.player_id == player.id))
     for game_id, seat in seats:
         forget_seat(game_id, seat, old, new)
     forget_addresses(addresses)

@@ -12,8 +12,16 @@ from ..access.models import SeatLink, SeatToken
 from ..core.extensions import db
 from ..games import deadlines, store, views
 from ..games.models import Game, GameMessage, Seat, Vacation
-from ..notify.addresses import normalised
-from ..notify.models import Contact, InboundMail, MailAddress, MailConfirmation, MailInvitation, OutboxMessage
+from ..notify.consent.addresses import normalised
+from ..notify.models import (
+    Contact,
+    InboundMail,
+    MailAddress,
+    MailConfirmation,
+    MailInvitation,
+    OutboxMessage,
+    PushSubscription,
+)
 from ..players import ratings, table_ratings
 from ..players.models import (
     Block,
@@ -27,6 +35,7 @@ from ..players.models import (
     WatchLink,
 )
 from ..series.models import SeriesRecord
+from ..tournaments.models import Entrant, Tournament
 from .models import AdminAction
 
 NOT_HELD = ("No request log is tied to a player (the HTTP client's address is kept only with a mail "
@@ -55,8 +64,11 @@ def seat_record(game: Game, seat: int) -> dict:
         "view": json.loads(views.view_text(views.view_for(game, seat, match))) if match else None,
         "history": views.events_page(game, seat, 0, 1_000_000)["events"],
         "contact": None if contact is None else {
-            "email": contact.email, "mail_mode": contact.mail_mode, "webhook_url": contact.webhook_url,
-            "webhook_secret_set": contact.webhook_secret is not None},
+            "email": contact.email, "mail_mode": contact.mail_mode, "push_mode": contact.push_mode,
+            "webhook_url": contact.webhook_url, "webhook_secret_set": contact.webhook_secret is not None},
+        "push_subscriptions": [{"endpoint": p.endpoint, "created_at": when(p.created_at)} for p in rows(
+            select(PushSubscription).where(PushSubscription.game_id == game.id, PushSubscription.seat == seat)
+            .order_by(PushSubscription.id))],
         "devices": [{"id": t.id, "label": t.label, "created_at": when(t.created_at)} for t in rows(
             select(SeatToken).where(SeatToken.game_id == game.id, SeatToken.seat == seat).order_by(SeatToken.id))],
         "mail_links_sent": db.session.execute(select(func.count()).select_from(SeatLink).where(
@@ -156,6 +168,8 @@ def export_player(player: Player) -> dict:
                    "suspended_at": when(player.suspended_at), "erased_at": when(player.erased_at),
                    "rating": ratings.describe(player), "table_rating": table_ratings.describe(player),
                    "public_games": player.public_games_secret is not None},
+        "push_subscriptions": [{"endpoint": p.endpoint, "created_at": when(p.created_at)} for p in rows(
+            select(PushSubscription).where(PushSubscription.player_id == player.id).order_by(PushSubscription.id))],
         "games": [seat_record(db.session.get(Game, game_id), seat) for game_id, seat in seats],
         "challenges": [{"challenge_id": c.id, "made_by_you": c.challenger_id == player.id,
                         "other": names.get(c.target_id if c.challenger_id == player.id else c.challenger_id),
@@ -164,6 +178,7 @@ def export_player(player: Player) -> dict:
                         "created_at": when(c.created_at), "expires_at": when(c.expires_at)} for c in challenges],
         "series": [{"series_id": s.id, "offered_by_you": s.offered_by == player.id, "status": s.status,
                     "record": s.record, "created_at": when(s.created_at)} for s in series],
+        "tournaments": tournament_records(player),
         "rating_changes": [{"game_id": r.game_id, "opponent": names.get(r.opponent_id), "score": r.score,
                             "before": r.value_before, "after": r.value_after, "deviation": r.deviation_after,
                             "volatility": r.volatility_after, "level": r.level, "opponent_level": r.opponent_level,
@@ -185,6 +200,18 @@ def export_player(player: Player) -> dict:
         "operator_actions": audit_record(player_id=player.id),
         "not_held": NOT_HELD,
     }
+
+
+def tournament_records(player: Player) -> list[dict]:
+    """The tournaments the player organized or entered (its games are under `games`)."""
+    entered = {e.tournament_id: e for e in rows(select(Entrant).where(Entrant.player_id == player.id))}
+    made = rows(select(Tournament).where(or_(Tournament.organizer_id == player.id, Tournament.id.in_(list(entered))))
+                .order_by(Tournament.created_at))
+    return [{"tournament_id": t.id, "name": t.name, "status": t.status, "organized_by_you": t.organizer_id == player.id,
+             "entered": t.id in entered, "level": getattr(entered.get(t.id), "level", None),
+             "rating_at_start": getattr(entered.get(t.id), "rating", None),
+             "withdrawn_round": getattr(entered.get(t.id), "withdrawn_round", None),
+             "place": getattr(entered.get(t.id), "place", None), "created_at": when(t.created_at)} for t in made]
 
 
 def export_seat(game: Game, seat: int) -> dict:

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import DateTime, ForeignKey, Index, Integer, String
+from sqlalchemy import ForeignKey, Index, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from ..core.extensions import db
+from ..core.moments import UTCDateTime
 
 
 class AdminAction(db.Model):
@@ -23,7 +24,7 @@ class AdminAction(db.Model):
     seat: Mapped[int | None] = mapped_column(Integer)
     reason: Mapped[str | None] = mapped_column(String(500))  # the operator's words (--reason)
     operator: Mapped[str] = mapped_column(String(64), nullable=False)  # --by, else the OS user
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), nullable=False)
 
     __table_args__ = (Index("ix_admin_actions_player_id", "player_id"),
                       Index("ix_admin_actions_game_id_seat", "game_id", "seat"))

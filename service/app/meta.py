@@ -98,7 +98,7 @@ def document_metrics(spec) -> None:
         "operationId": "getMetrics", "tags": ["service"],
         "summary": "Prometheus metrics, summed over every worker process (METRICS_PATH moves it).",
         "description": "Answered only to a loopback client or to `Authorization: Bearer` METRICS_TOKEN; "
-                       "METRICS_ENABLED=false turns it off (404). The metrics are listed in README.md.",
+                       "METRICS_ENABLED=false turns it off (404). The metrics are listed in docs/operations.md.",
         "responses": {
             "200": {"description": "The Prometheus text exposition format, version 0.0.4",
                     "content": {"text/plain": {"schema": {"type": "string"}}}},

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from werkzeug.routing import Rule
 
+from ..coach.events import COACH_GAME_STREAM_SCHEMAS, COACH_STREAM_SCHEMAS
 from ..core.openapi import union
 from ..games.action_schemas import ACTION_SCHEMAS
 from ..games.event_schemas import EVENT_SCHEMAS
@@ -26,6 +27,7 @@ from ..games.view_schemas import GameViewSchema, MatchResultSchema
 from ..players.schemas import PublicTableViewSchema, PublicViewSchema
 from ..players.stream_schemas import GAME_STREAM_SCHEMAS, PLAYER_STREAM_SCHEMAS
 from ..series.stream_schemas import SERIES_STREAM_SCHEMAS
+from ..tournaments.stream_schemas import TOURNAMENT_STREAM_SCHEMAS
 
 
 def register(spec, ma_plugin) -> None:
@@ -55,11 +57,12 @@ def register(spec, ma_plugin) -> None:
     for schema in (GameViewEventSchema, TableViewEventSchema):
         converter.resolve_nested_schema(schema)  # named by ViewEvent
     spec.components.schema("ViewEvent", component=VIEW_EVENT)
-    game_events = {**GAME_STREAM_EVENTS, **GAME_STREAM_SCHEMAS}
+    game_events = {**GAME_STREAM_EVENTS, **GAME_STREAM_SCHEMAS, **COACH_GAME_STREAM_SCHEMAS}
     union(converter, "GameStreamEvent", game_events,
           "The data of an event of GET /games/{game_id}/stream, by its `event` (the frame's `event:` too).",
           discriminator="event")
-    player_events = {**PLAYER_STREAM_SCHEMAS, **SERIES_STREAM_SCHEMAS}
+    player_events = {**PLAYER_STREAM_SCHEMAS, **SERIES_STREAM_SCHEMAS, **TOURNAMENT_STREAM_SCHEMAS,
+                     **COACH_STREAM_SCHEMAS}
     union(converter, "PlayerStreamEvent", player_events,
           "The data of an event of GET /me/stream: `type` says which (the frame's `event:` too), and which "
           "fields it has; `seq` is the frame's `id`.")

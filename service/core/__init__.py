@@ -12,6 +12,7 @@
     limits.py, server.py       rate limits; the gunicorn worker
     metrics.py, logs.py        Prometheus metrics at /metrics; JSON log lines and the request id
     hooks.py                   Registry, the extension points features offer each other
+    pool.py                    the connection budget: the pool's size, its waits, 503 on a timeout
 
 It imports the engine (service.rules) and libraries only.
 """

@@ -21,6 +21,12 @@ def from_environment(instance_path: str) -> dict:
         "SQLALCHEMY_DATABASE_URI": database_url(instance_path),
         # Seconds a SQLite writer waits for the lock before giving up (busy_timeout).
         "SQLITE_BUSY_TIMEOUT": float(os.environ.get("SQLITE_BUSY_TIMEOUT", "30")),
+        # The connection budget of each process (core/pool.py, docs/operations.md).
+        "DB_POOL_SIZE": int(os.environ.get("DB_POOL_SIZE", "5")),
+        "DB_MAX_OVERFLOW": int(os.environ.get("DB_MAX_OVERFLOW", "10")),
+        "DB_POOL_TIMEOUT": int(os.environ.get("DB_POOL_TIMEOUT", "10")),  # whole seconds, as SQLAlchemy takes it
+        # PostgreSQL reached through a pooler in transaction mode (PgBouncer): no session state.
+        "DB_TRANSACTION_POOLING": _true(os.environ.get("DB_TRANSACTION_POOLING", "")),
         "MAX_CONTENT_LENGTH": int(os.environ.get("MAX_CONTENT_LENGTH", str(64 * 1024))),
         # flask-smorest: the spec is generated from the code and served at /openapi.json.
         "API_TITLE": "Gin Rummy correspondence service",
@@ -32,7 +38,13 @@ def from_environment(instance_path: str) -> dict:
         # How many reverse proxies stand in front of the service: each adds itself to
         # X-Forwarded-For, and the client address (rate limits, logs) is read from there.
         "TRUSTED_PROXIES": int(os.environ.get("TRUSTED_PROXIES", "0")),
+        # The addresses those proxies connect from: forwarded headers from any other are ignored.
+        "TRUSTED_PROXY_IPS": os.environ.get("TRUSTED_PROXY_IPS", "127.0.0.0/8,::1"),
         # The house bot's account name (the Procfile's `bot:` line registers it): GET /house-bot
         # tells clients whom to challenge to play the computer. Empty: no house bot.
         "HOUSE_BOT_NAME": os.environ.get("HOUSE_BOT_NAME", "House").strip(),
     }
+
+
+def _true(raw: str) -> bool:
+    return raw.strip().lower() in ("1", "true", "yes", "on")

@@ -7,11 +7,11 @@ import sqlite3
 import time
 
 from alembic.config import Config as AlembicConfig
-from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import event, text
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy import column, event, inspect, table, text
+from sqlalchemy.exc import DBAPIError, OperationalError, ProgrammingError
 
+from . import driver_sql
 from .extensions import db
 
 READ_ONLY = "gin_read_only"  # execution option: a SQLite read may begin DEFERRED
@@ -64,13 +64,15 @@ def configure_sqlite(engine, busy_timeout: float) -> None:
     @event.listens_for(engine, "begin")
     def on_begin(connection):
         raw = connection.connection.dbapi_connection
+        if raw.in_transaction:  # a move's own transaction, begun on the wire, which the ORM joins
+            return
         if connection.get_execution_options().get(READ_ONLY):
             raw.execute("BEGIN")
         else:
             begin_immediate(raw, busy_timeout)
 
 
-def configure_postgresql(engine) -> None:
+def configure_postgresql(engine, transaction_pooling: bool = False) -> None:
     """Compress long values (a game's state, the stored views: about 2 KB of JSON each, written
     with every move) with LZ4 rather than PostgreSQL's default pglz, several times slower: about
     an eighth of the server's CPU per move (bench/README.md). A session setting, so that nothing in
@@ -78,11 +80,19 @@ def configure_postgresql(engine) -> None:
 
     psycopg prepares nothing by itself here: it deallocates all of a connection's prepared
     statements at every rollback (DEALLOCATE ALL), which would drop the move's and the view
-    read's named statements too (service/core/driver_sql.py prepares those, once per connection)."""
+    read's named statements too (service/core/driver_sql.py prepares those, once per connection).
+
+    Through a pooler in transaction mode (DB_TRANSACTION_POOLING) a session is not the server's:
+    no statement is prepared by name, and the compression is the database's to set
+    (`ALTER DATABASE gin SET default_toast_compression = 'lz4'`, docs/operations.md)."""
+    if transaction_pooling:
+        driver_sql.prepare_nothing(engine)
 
     @event.listens_for(engine, "connect")
     def on_connect(dbapi_connection, _record):
         dbapi_connection.prepare_threshold = None
+        if transaction_pooling:
+            return
         try:
             with dbapi_connection.cursor() as cursor:
                 cursor.execute("SET default_toast_compression = 'lz4'")
@@ -125,15 +135,62 @@ def migration_heads(directory: str) -> set[str]:
     return set(ScriptDirectory.from_config(config).get_heads())
 
 
+# Every revision the schema includes (migrations/env.py rewrites it after each step): with it, code
+# whose head the database has passed knows the schema was migrated past it, not elsewhere.
+REVISIONS_TABLE = "schema_revisions"
+_REVISIONS = table(REVISIONS_TABLE, column("revision"))
+
+
+def record_revisions(ctx, step, heads, run_args) -> None:
+    """Alembic's on_version_apply: schema_revisions := the revisions from the base to the heads
+    this step leaves (nothing before the migration that makes the table, nor in --sql mode)."""
+    if ctx.as_sql or not inspect(ctx.connection).has_table(REVISIONS_TABLE):
+        return
+    destination = step.destination_revision_ids
+    included = {each.revision for each in step.revision_map.iterate_revisions(destination, "base")} \
+        if destination else set()
+    ctx.connection.execute(_REVISIONS.delete())
+    if included:
+        ctx.connection.execute(_REVISIONS.insert(), [{"revision": each} for each in sorted(included)])
+
+
+def schema_found() -> tuple[set[str], set[str]]:
+    """(the heads alembic_version holds, the revisions schema_revisions says the schema includes),
+    each empty when its table is missing. Read directly: alembic's MigrationContext logs two lines at
+    INFO each time (and /ready asks at every probe)."""
+    found = _column("SELECT version_num FROM alembic_version")
+    return found, _column(f"SELECT revision FROM {REVISIONS_TABLE}") if found else set()
+
+
+def _column(sql: str) -> set[str]:
+    """The values of a one-column query; none when its table does not exist (yet)."""
+    try:
+        with _reading() as connection:
+            return set(connection.execute(text(sql)).scalars())
+    except ProgrammingError:  # PostgreSQL: undefined table
+        return set()
+    except OperationalError as exc:
+        if "no such table" in str(exc):  # SQLite's way of saying it
+            return set()
+        raise
+
+
+def serves(expected_heads: set[str], found: set[str], included: set[str]) -> bool:
+    """Whether code at `expected_heads` may serve a schema at `found`: the same, or migrated past
+    them (its schema includes them, and migrations only expand what the code before them uses:
+    docs/operations.md, "Upgrades without downtime")."""
+    return found == expected_heads or (bool(found) and expected_heads <= included)
+
+
 def schema_problem(expected_heads: set[str]) -> str | None:
-    """None when the database is at the code's migration head, else what to do about it."""
-    with _reading() as connection:
-        current = set(MigrationContext.configure(connection).get_current_heads())
-    if current == expected_heads:
+    """None when the code may serve the database's schema (at its migration head, or migrated past
+    it), else what to do about it."""
+    found, included = schema_found()
+    if serves(expected_heads, found, included):
         return None
     where = db.engine.url.render_as_string(hide_password=True)
-    found = ", ".join(sorted(current)) or "no migrations at all"
-    return (f"the database {where} is not migrated (found {found}; the code needs "
+    named = ", ".join(sorted(found)) or "no migrations at all"
+    return (f"the database {where} is not migrated (found {named}; the code needs "
             f"{', '.join(sorted(expected_heads))}): run `flask --app service db upgrade` first")
 
 

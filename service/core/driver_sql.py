@@ -15,6 +15,9 @@ simple query protocol, which takes several statements in one message: a move's B
 read go in one round trip, its write and COMMIT in another (`together`, `write`, `commit`).
 psycopg's own automatic preparation is off on these connections (database.configure_postgresql):
 psycopg deallocates every prepared statement of a connection at each rollback, ours included.
+Through a pooler in transaction mode (DB_TRANSACTION_POOLING: `prepare_nothing`) a prepared
+statement would live on one server connection and be EXECUTEd on another; there the statements'
+own SQL goes in the same messages instead, planned anew each time.
 
 The statements stay described in Core (service/games/moves.py, service/games/store.py), the tables in the ORM
 models. Listeners of the engine's `before_cursor_execute` (the statement-counting test and
@@ -37,6 +40,12 @@ _TUPLES_OK = 2  # libpq's PGRES_TUPLES_OK (psycopg.pq.ExecStatus.TUPLES_OK)
 _PYFORMAT = re.compile(r"%\((\w+)\)s")
 # The names PREPAREd on each PostgreSQL connection (they last as long as its session).
 _PREPARED_ON: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+# Engines whose sessions are not their own (a pooler in transaction mode): nothing prepared by name.
+_UNPREPARED: weakref.WeakSet = weakref.WeakSet()
+
+
+def prepare_nothing(engine) -> None:
+    _UNPREPARED.add(engine)
 
 
 class Prepared:
@@ -95,6 +104,11 @@ class Prepared:
         return f"PREPARE {self.name} AS {body}"
 
     @functools.cache
+    def inline(self, prefix: str) -> str:
+        """The statement's own SQL, its placeholders renamed <prefix><parameter>."""
+        return _PYFORMAT.sub(lambda found: f"%({prefix}{found.group(1)})s", self.sql)
+
+    @functools.cache
     def call(self, prefix: str) -> str:
         """EXECUTE <name>(...), its values as psycopg's placeholders named <prefix><parameter>."""
         if not self._order:
@@ -141,6 +155,7 @@ class Driver:
         self.connection = connection  # SQLAlchemy's Connection around it (the session's), if any
         self.pooled = pooled  # else the pool's own wrapper, to invalidate a lost connection
         self.named = engine.dialect.name == "postgresql"
+        self.by_name = self.named and engine not in _UNPREPARED  # PREPAREd once, then EXECUTEd
         if self.named:
             from psycopg import ClientCursor
             self.cursor = ClientCursor(dbapi_connection)
@@ -171,9 +186,14 @@ class Driver:
         if self.deferred is None:
             self.raw.commit()
         elif self.begun or self.deferred:
-            steps, self.deferred = self.deferred, []
-            self._send(steps, commit=True)
+            self._send([], commit=True)
             self.begun = False
+
+    def send_deferred(self) -> None:
+        """PostgreSQL, own transaction: send the writes held back for the COMMIT now (before a
+        statement that must see them goes another way: the session joined to the move)."""
+        if self.deferred:
+            self._send([])
 
     def rollback(self) -> None:
         self.deferred = [] if self.deferred is not None else None
@@ -232,7 +252,10 @@ class Driver:
         if self.deferred is None:
             self.execute(statement, params, keys)
             return
-        self.deferred.append(self._bound(statement, params, keys))
+        step = self._bound(statement, params, keys)
+        if self.engine.dispatch.before_cursor_execute:
+            self._told(*step, False)
+        self.deferred.append(step)
 
     def executemany(self, statement, rows: list[dict]) -> None:
         """Every row in one statement: a single row as a plain execution; on PostgreSQL several
@@ -260,17 +283,23 @@ class Driver:
     def _send(self, steps: list[tuple[Prepared, dict]], commit: bool = False,
               tell: bool = True) -> list[tuple[list | None, int]]:
         """PostgreSQL: EXECUTE each step, in one simple-protocol message (with BEGIN first when an
-        own transaction has not begun, COMMIT last when asked); (rows, rowcount) of each step.
-        Listeners are told each step as a statement (an executemany's steps, once, by the caller)."""
-        self._prepare(each for each, _ in steps)
+        own transaction has not begun, the writes held back for the COMMIT before the steps, so
+        that statements run in the order they were given, COMMIT last when asked); (rows,
+        rowcount) of each step. Listeners are told each step as a statement (an executemany's
+        steps, once, by the caller; a held-back write, when it was held back)."""
+        held = len(self.deferred or ())
+        if held:
+            steps, self.deferred = [*self.deferred, *steps], []
+        if self.by_name:
+            self._prepare(each for each, _ in steps)
         parts, values = [], {}
         if self.deferred is not None and not self.begun:
             parts.append("BEGIN")
-        first = len(parts)
+        first = len(parts) + held
         for n, (each, bound) in enumerate(steps):
-            if tell and self.engine.dispatch.before_cursor_execute:
+            if tell and n >= held and self.engine.dispatch.before_cursor_execute:
                 self._told(each, bound, False)
-            parts.append(each.call(f"s{n}_"))
+            parts.append(each.call(f"s{n}_") if self.by_name else each.inline(f"s{n}_"))
             values.update((f"s{n}_{name}", value) for name, value in bound.items())
         if commit:
             parts.append("COMMIT")
@@ -288,7 +317,7 @@ class Driver:
         except self.dialect.loaded_dbapi.Error as exc:
             raise self.wrapped(exc, sql, values) from exc
         return [(each.rows(fetched) if fetched is not None and each.row_class else fetched, count)
-                for (each, _), (fetched, count) in zip(steps, results[first:])]
+                for (each, _), (fetched, count) in zip(steps[held:], results[first:])]
 
     def _prepare(self, statements) -> None:
         """PREPARE, each in a message of its own, the statements this connection has not prepared

@@ -7,6 +7,7 @@ here, and anything unexpected becomes a generic 500 whose traceback stays in the
 from __future__ import annotations
 
 import logging
+import random
 from http import HTTPStatus
 
 import marshmallow as ma
@@ -15,6 +16,7 @@ from flask_smorest import Api
 from flask_smorest.utils import prepare_response
 from marshmallow import fields as f
 from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.orm.exc import StaleDataError
 from werkzeug.exceptions import HTTPException
 
@@ -39,6 +41,10 @@ ENGINE_CODES = {
     "knocking-not-allowed": "these rules do not allow knocking (only gin ends a hand)",
     "knock-required": "the last discard was taken to finish: knock (or go gin), do not discard",
     "big-gin-not-allowed": "Big Gin is off in these rules, or the 11 cards do not all meld",
+    "invalid-plan": "a plan's words or JSON cannot be read (docs/plans.md)",
+    "ambiguous-plan": "a plan that does not say one thing (a rule needing an else, two draws, a rule after one "
+                      "that always decides), or names a pile top that is not there",
+    "invalid-orders": "standing orders' words or JSON cannot be read (docs/plans.md)",
 }
 SERVICE_CODES = {
     "malformed-json": (400, "the body is not valid JSON"),
@@ -61,11 +67,13 @@ SERVICE_CODES = {
     "idempotency-key-reused": (422, "the Idempotency-Key was first used with a different body"),
     "rate-limited": (429, "too many requests from this token or address: wait Retry-After seconds"),
     "too-many-waiters": (429, "this token, address or server holds as many waiting requests (long-polls, "
-                              "streams) as allowed: close one, or wait Retry-After seconds"),
+                              "streams) as allowed (a full server: and no address holds more than yours "
+                              "would after): close one, or wait Retry-After seconds"),
     "header-too-large": (431, "a request header, or all of them, is larger than the server takes"),
     "uri-too-long": (414, "the request line is longer than the server takes"),
     "internal-error": (500, "the server failed; the details are in its log, never in the answer"),
-    "database-unavailable": (503, "the database cannot be reached or stayed locked"),
+    "database-unavailable": (503, "the database cannot be reached, stayed locked, or no pooled connection came "
+                                 "free in time (DB_POOL_TIMEOUT): retry after Retry-After seconds"),
     "database-not-migrated": (503, "the database schema is behind the code: run flask db upgrade"),
     "not-ready": (503, "this process should take no traffic yet: `failing` names what is wrong (database, "
                        "schema, wake-up listener)"),
@@ -121,6 +129,8 @@ class ProblemSchema(ma.Schema):
     option = f.String(**doc("invalid-option only: the rules option that was refused", example="knock_limt"))
     failing = f.Dict(keys=f.String(), values=f.String(),
                      **doc("not-ready only: each failing check (database, schema, wakeup) and what is wrong"))
+    legal_actions = f.List(f.Dict(), **doc("A refused plan or orders only: the actions legal for the seat now "
+                                           "(as GET lists them in the view; empty when it is not its turn)"))
 
 
 def _problem_codes() -> list[str]:
@@ -206,6 +216,7 @@ class ProblemApi(Api):
         app.register_error_handler(IllegalAction, handle_illegal_action)
         app.register_error_handler(InvalidRules, handle_invalid_rules)
         app.register_error_handler(OperationalError, handle_database_error)
+        app.register_error_handler(PoolTimeout, handle_pool_timeout)
         app.register_error_handler(StaleDataError, handle_stale)
         app.register_error_handler(Exception, handle_unexpected)
 
@@ -265,6 +276,22 @@ def handle_database_error(error: OperationalError):
     log.error("database error on %s %s", request.method, request.path, exc_info=error)
     return problem_response(503, "database-unavailable", "the database is unavailable or busy; retry shortly",
                             {"Retry-After": "1"})
+
+
+BUSY_RETRY_AFTER = (3, 8)  # seconds, drawn at random: clients turned away together come back spread out
+
+
+def busy_retry_after() -> int:
+    return random.randint(*BUSY_RETRY_AFTER)
+
+
+def handle_pool_timeout(error: PoolTimeout):
+    """Every pooled connection stayed out for DB_POOL_TIMEOUT (core/pool.py): the process is busier
+    than its connection budget, which a client rides out by coming back a few seconds later."""
+    log.warning("no database connection for %s %s: %s", request.method, request.path, error)
+    return problem_response(503, "database-unavailable", "the service is busy: no database connection "
+                                                         "came free in time; retry after Retry-After seconds",
+                            {"Retry-After": str(busy_retry_after())})
 
 
 def handle_stale(error: StaleDataError):

@@ -73,7 +73,7 @@ def no_controls(text: str) -> None:
         raise ma.ValidationError("may not hold control characters")
 
 
-# An email address as the service accepts one (service/notify/addresses.py, check_email, says why
+# An email address as the service accepts one (service/notify/consent/addresses.py, check_email, says why
 # each part): ASCII; a dot-atom local part of at most 64 characters; a domain of host labels, at most
 # 253 characters, ending in a label of letters or an xn-- one, or localhost; no RFC 2047 encoded word.
 # Spaces around it are trimmed. Written for Python's re and ECMA-262 alike, the spec's dialect.

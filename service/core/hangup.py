@@ -8,7 +8,7 @@ is consumed) that reads zero bytes is the end of the stream. Nothing is written 
 
 gunicorn hands the connection's socket to the app in the WSGI environ (`gunicorn.socket`):
 
-- under its gevent worker (service/core/server.py), an io watcher of the event loop waits for the
+- under its gevent worker (service/core/gevent_worker.py), an io watcher of the event loop waits for the
   socket to become readable: no greenlet and no wake-up until it does; it is stopped when the
   wait ends, before gunicorn closes the socket (libev must not watch a closed descriptor);
 - under the sync and gthread workers, a thread polls the socket every POLL_SECONDS and ends at

@@ -12,9 +12,10 @@ class Registry:
         self.__doc__ = doc
         self._hooks: list = []
 
-    def register(self, hook) -> None:
+    def register(self, hook, first: bool = False) -> None:
+        """Add `hook` after those registered so far (`first`: before them)."""
         if hook not in self._hooks:
-            self._hooks.append(hook)
+            self._hooks.insert(0 if first else len(self._hooks), hook)
 
     def __call__(self) -> tuple:
         """The hooks registered, as a tuple: statements built from them can be cached by it."""

@@ -16,6 +16,10 @@ Configuration (app.config first, then the environment, then the default):
                                makes every worker on every host count together
     RATELIMIT_PER_ADDRESS      "600 per minute"   every request from one client address
     RATELIMIT_PER_TOKEN        "120 per minute"   every request carrying one bearer token
+    RATELIMIT_PER_HOUSE_BOT    "1200 per minute"  the house bot's token instead (a feature says
+                               which token that is through `token_quotas`): it plays every
+                               player's games against the computer, so a person's limit would
+                               ration them all (docs/operations.md sizes the bot)
     RATELIMIT_FAILED_AUTH      "10 per minute"    refused tokens, invite codes and link keys, per
                                address: past it a refused credential is answered 429 instead of
                                401/422; a request whose credentials are good is never turned
@@ -43,18 +47,24 @@ from flask_limiter import ApplicationLimit, Limiter, RateLimitExceeded
 from limits import parse
 
 from .errors import problem_response
+from .hooks import Registry
+from .web import bearer_token_or_none
 
 DEFAULTS = {
     "RATELIMIT_ENABLED": "true",
     "RATELIMIT_STORAGE_URI": "memory://",
     "RATELIMIT_PER_ADDRESS": "600 per minute",
     "RATELIMIT_PER_TOKEN": "120 per minute",
+    "RATELIMIT_PER_HOUSE_BOT": "1200 per minute",
     "RATELIMIT_FAILED_AUTH": "10 per minute",
     "RATELIMIT_KEY_PREFIX": "gin",
     "RATELIMIT_STRATEGY": "fixed-window",  # or moving-window: exact, at more storage per key
 }
 UNLIMITED_ENDPOINTS = {"service.health", "service.ready"}  # load balancers' probes: never turned away
 HEADERS = ("RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset")
+# hook(bearer token) -> the name of the setting holding this token's limit (players: the house
+# bot's, RATELIMIT_PER_HOUSE_BOT), or None; the first answer wins, else RATELIMIT_PER_TOKEN.
+token_quotas = Registry("hook(token) -> the app.config name of this token's per-token limit, or None")
 
 
 def init_limits(app) -> Limiter:
@@ -69,7 +79,7 @@ def init_limits(app) -> Limiter:
         application_limits=[
             ApplicationLimit(lambda: current_app.config["RATELIMIT_PER_ADDRESS"], scope="address",
                              exempt_when=_unlimited),
-            ApplicationLimit(lambda: current_app.config["RATELIMIT_PER_TOKEN"], scope="token",
+            ApplicationLimit(_token_limit, scope="token",
                              key_function=token_key, exempt_when=lambda: _unlimited() or not token_key()),
         ],
     )
@@ -83,16 +93,26 @@ def init_limits(app) -> Limiter:
     return limiter
 
 
+def _token_limit() -> str:
+    """The bearer token's limit, evaluated per request: RATELIMIT_PER_TOKEN unless a hook names another."""
+    token = bearer_token_or_none()
+    for quota in token_quotas() if token else ():
+        setting = quota(token)
+        if setting:
+            return current_app.config[setting]
+    return current_app.config["RATELIMIT_PER_TOKEN"]
+
+
 def client_address() -> str:
     return request.remote_addr or "unknown"
 
 
 def token_key() -> str:
     """A digest of the bearer token: the token itself never reaches the limiter's storage."""
-    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
+    token = bearer_token_or_none()
+    if token is None:
         return ""
-    return hashlib.sha256(b"ratelimit:" + token.strip().encode("utf-8", "replace")).hexdigest()[:32]
+    return hashlib.sha256(b"ratelimit:" + token.encode("utf-8", "replace")).hexdigest()[:32]
 
 
 def _unlimited() -> bool:

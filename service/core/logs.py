@@ -7,7 +7,7 @@ duration_ms, client. Nothing else of the request goes in: no header, no body, no
 no token, invite code, link key or reply secret (those travel in headers and bodies only).
 
 The request id is the caller's X-Request-Id only when requests come through a trusted proxy
-(TRUSTED_PROXIES), else a new one; either way it is sent back as X-Request-Id in every answer.
+(TRUSTED_PROXIES, from an address of TRUSTED_PROXY_IPS: core/proxies.py), else a new one; either way it is sent back as X-Request-Id in every answer.
 
 python-json-logger rather than structlog: it is a logging.Formatter, so every logger already in
 use (the service's, gunicorn's, SQLAlchemy's, aiosmtpd's) comes out as JSON without a change to
@@ -26,6 +26,7 @@ from flask import current_app, g, has_request_context, request
 from pythonjsonlogger.json import JsonFormatter
 
 from . import settings
+from .proxies import VIA_TRUSTED_PROXY
 
 settings.register({"LOG_FORMAT": "json", "LOG_LEVEL": "INFO"})
 REQUEST_ID = re.compile(r"[A-Za-z0-9._:/+=@-]{1,128}")  # what a proxy's id may look like, no more
@@ -86,7 +87,8 @@ def configure(app) -> None:
 
 def request_id() -> str:
     given = request.headers.get("X-Request-Id")
-    if given and current_app.config["GIN_TRUST_REQUEST_ID"] and REQUEST_ID.fullmatch(given):
+    if (given and current_app.config["GIN_TRUST_REQUEST_ID"] and request.environ.get(VIA_TRUSTED_PROXY)
+            and REQUEST_ID.fullmatch(given)):
         return given
     return uuid.uuid4().hex
 

@@ -10,7 +10,7 @@ Slow clients: a request's line and headers must arrive within `keepalive` second
 gevent worker times out the wait for the next request with it), every later read or write on
 the socket within READ_TIMEOUT seconds, and a request whose header is too large gets a problem
 document (431), not gunicorn's HTML page. In front of this, a reverse proxy that buffers
-requests (nginx's default) is still recommended: see the README's security section.
+requests (nginx's default) is still recommended: see docs/operations.md, "Security".
 
 Metrics: every worker counts into files under PROMETHEUS_MULTIPROC_DIR (a new temporary
 directory when it is not set, made here, in the master, before any worker imports
@@ -20,26 +20,24 @@ Logs: gunicorn's error log is JSON lines as the service's are (LOG_FORMAT=plain:
 access log stays off, as by default (`--access-logfile` turns it on, in JSON too): the service logs
 one line per request itself, with its request id, route and game (service/core/logs.py).
 
-Other settings come from the command line (`--workers`, `--bind`), as in the Procfile.
+Control: each instance's gunicornc socket is its own, named after its bind (own_control_socket).
+
+The worker class is service/core/gevent_worker.py's. Other settings come from the command line (`--workers`, `--bind`), as in the Procfile.
 """
 from __future__ import annotations
 
-import json
 import os
+import re
 import resource
 import shutil
 import tempfile
 
-from gunicorn import glogging, util
-from gunicorn.http import wsgi
-from gunicorn.http.errors import LimitRequestHeaders, LimitRequestLine
-from gunicorn.workers.ggevent import GeventWorker
+from gunicorn import glogging
+from gunicorn.config import ControlSocket
 
 from .logs import JsonLines
 
-READ_TIMEOUT = float(os.environ.get("READ_TIMEOUT", "30"))
-
-worker_class = "service.core.server.Worker"
+worker_class = "service.core.gevent_worker.Worker"
 worker_connections = int(os.environ.get("WORKER_CONNECTIONS", "10000"))  # per worker process
 keepalive = int(os.environ.get("KEEPALIVE", "5"))  # also the deadline for a request's head
 graceful_timeout = 10
@@ -75,72 +73,22 @@ def on_exit(server):
 
 
 def on_starting(server):
-    """Each waiting client holds a socket: let the processes open as many as the system allows."""
+    """Each waiting client holds a socket: let the processes open as many as the system allows.
+    And each instance gets a control socket of its own (own_control_socket)."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     wanted = hard if hard != resource.RLIM_INFINITY else max(soft, 65536)
     if soft < wanted:
         resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+    own_control_socket(server.cfg)
 
 
-class OneWriteResponse(wsgi.Response):
-    """gunicorn's response, whose head goes out with a body that comes in one piece (every API
-    answer: Flask gives it a Content-Length) in one sendall, not two: on loopback each costs a
-    system call and a wake-up of the client. Anything else (streams, files, HEAD, 304) takes
-    gunicorn's own path."""
-
-    def write(self, arg):
-        if self.headers_sent or self.chunked or self.sent or getattr(self, "_omits_body", False) \
-                or not isinstance(arg, bytes) or self.response_length != len(arg):
-            return super().write(arg)
-        tosend = self.default_headers()  # as gunicorn's send_headers writes them
-        tosend.extend(["%s: %s\r\n" % (k, v) for k, v in self.headers])
-        self.headers_sent, self.sent = True, len(arg)
-        util.write(self.sock, util.to_bytestring("%s\r\n" % "".join(tosend), "latin-1") + arg)
-
-
-class Worker(GeventWorker):
-    """gunicorn's gevent worker, with a read timeout on every connection, problem documents for
-    requests gunicorn refuses itself, waiting requests answered at once when it stops, and
-    answers written in one piece (OneWriteResponse)."""
-
-    def init_process(self):
-        wsgi.Response = OneWriteResponse  # the class wsgi.create makes, in this worker process
-        super().init_process()
-
-    def handle(self, listener, client, addr):
-        client.settimeout(READ_TIMEOUT)
-        super(GeventWorker, self).handle(listener, client, addr)  # skip setblocking(1): keep the timeout
-
-    def handle_exit(self, sig, frame):
-        super().handle_exit(sig, frame)
-        self._wake_waiters()
-
-    def handle_quit(self, sig, frame):
-        super().handle_quit(sig, frame)
-        self._wake_waiters()
-
-    def _wake_waiters(self):
-        import gevent
-
-        from .wakeup import close_all
-        gevent.spawn(close_all)  # out of the signal handler; long-polls answer, streams end
-
-    def handle_error(self, req, client, addr, exc):
-        if isinstance(exc, LimitRequestHeaders):
-            status, code, detail = 431, "header-too-large", "a request header, or all of them, is too large"
-        elif isinstance(exc, LimitRequestLine):
-            status, code, detail = 414, "uri-too-long", "the request line is too long"
-        else:
-            return super().handle_error(req, client, addr, exc)
-        self.log.warning("refused a request from %s: %s", (addr or ("",))[0], exc)
-        body = json.dumps({"type": f"/docs#problem-{code}", "title": _PHRASES[status], "status": status,
-                           "detail": detail, "code": code}).encode()
-        head = (f"HTTP/1.1 {status} {_PHRASES[status]}\r\nConnection: close\r\n"
-                f"Content-Type: application/problem+json\r\nContent-Length: {len(body)}\r\n\r\n")
-        try:
-            client.sendall(head.encode("latin-1") + body)
-        except OSError:
-            pass
-
-
-_PHRASES = {414: "URI Too Long", 431: "Request Header Fields Too Large"}
+def own_control_socket(cfg) -> None:
+    """gunicorn's control socket (gunicornc) is by default one path per user
+    ($XDG_RUNTIME_DIR/gunicorn.ctl, else ~/.gunicorn/gunicorn.ctl): a second instance on the host
+    took it over, and the first one's stop removed it. Unless one was chosen (--control-socket),
+    each instance's is named after its bind, beside it: gunicorn-127.0.0.1-8000.ctl (`gunicornc -s`)."""
+    if cfg.control_socket_disable or cfg.control_socket != ControlSocket.default:
+        return
+    bound = "_".join(re.sub(r"[^\w.]+", "-", address if isinstance(address, str) else f"{address[0]}-{address[1]}")
+                     .strip("-") for address in cfg.address)
+    cfg.set("control_socket", os.path.join(os.path.dirname(cfg.control_socket), f"gunicorn-{bound}.ctl"))

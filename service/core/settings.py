@@ -1,5 +1,5 @@
 """Settings: app.config first, then the environment, then a default that works on a fresh machine.
-Each feature registers its own settings' defaults and types (notify/settings.py, games/deadlines.py);
+Each feature registers its own settings' defaults and types (notify/config.py, games/deadlines.py);
 the core's own is BASE_URL."""
 from __future__ import annotations
 

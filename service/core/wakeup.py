@@ -1,6 +1,7 @@
 """Wake-ups: a committed change wakes whoever waits for it, in this process and in every other.
 
     game_changed(game_id, version)  called in a change's transaction (views.publish_views)
+    game_chatted(game_id)           called when a seat wrote a message in the game (games/messages.py)
     player_changed(player_id, seq)  called when a player's stream gains an event (players/feed.py)
     outbox_changed()                called when a change queued mail or webhooks (outbox.enqueue)
     hub().watch(key, version)       a Waiter: `wait(seconds)` returns early when `key` is woken
@@ -16,9 +17,15 @@ How a wake-up travels, by database:
   connection per process. It then replaces both of the above.
 All of them also wake this process's own waiters directly after the commit.
 
-A wake-up can still be lost (a full socket buffer, a LISTEN connection being re-established), so
-each process also reads, every FALLBACK_SECONDS (WAKEUP_FALLBACK_SECONDS), the versions of all the games its waiters watch
-in one query per few hundred games, and wakes those that moved. Waiters are threading.Events:
+A waiter holds no database connection and reads nothing until it is woken; what woke it says
+what to read (Waiter.news: the version moved, or a message was written), so a stream's keep-alive
+and a long-poll's timeout read nothing. On PostgreSQL nothing else is needed: a NOTIFY is delivered
+with its commit to every LISTENing connection, and a listener that lost its connection wakes all
+its waiters once it listens again. A datagram can be lost (a receiver's full socket buffer), and so
+can a Redis PUBLISH that failed while the subscriber stayed connected: for those transports each
+process (not each waiter) also reads, every FALLBACK_SECONDS (WAKEUP_FALLBACK_SECONDS, 60 s), the
+versions of the games and player streams its waiters watch, one statement per 500 of them, on a
+connection of its own (outside the pool), and wakes those that moved. Waiters are threading.Events:
 with gevent's monkey-patching (the production server) they are cheap greenlet events.
 """
 from __future__ import annotations
@@ -33,20 +40,21 @@ import threading
 import time
 import uuid
 import weakref
-from collections import defaultdict
+from collections import defaultdict, deque
 from contextlib import contextmanager, suppress
 
-from sqlalchemy import bindparam, event, func, literal_column, text
+from sqlalchemy import String, bindparam, cast, event, func, literal_column, text
 from sqlalchemy.orm import Session
 
-from .database import READ_ONLY
+from . import metrics
 from .extensions import db
 
 log = logging.getLogger(__name__)
 CHANNEL = "gin_wakeup"
 OUTBOX = "outbox"
-FALLBACK_SECONDS = {"postgresql": 5.0, "sqlite": 1.0}
-_PENDING = "gin_wakeups"  # session.info key: what this transaction will announce when it commits
+FALLBACK_SECONDS = {"postgresql": 0.0, "sqlite": 60.0, "redis": 60.0}  # 0: none (NOTIFY loses nothing)
+CHAT = "chat"  # the "version" of a message's announcement: no version moved, a message was written
+PENDING = "gin_wakeups"  # session.info key: what this transaction will announce when it commits
 
 
 def game_key(game_id: str) -> str:
@@ -65,8 +73,15 @@ def watch_versions(prefix: str, statement, parse=str) -> None:
 
 # -- announcing -----------------------------------------------------------------------------
 
-def game_changed(game_id: str, version: int | None) -> None:  # None: no version moved (a message): all look
+def game_changed(game_id: str, version: int) -> None:
     _announce(game_key(game_id), version)
+
+
+def game_chatted(game_id: str) -> None:
+    """Called in the transaction that stored a message in the game (service/games/messages.py): no
+    version moved, so every waiter on the game wakes and looks for messages (a view's waiter for
+    nothing: its waiter is woken with news of a message only, and reads nothing)."""
+    _announce(game_key(game_id), CHAT)
 
 
 def player_key(player_id: int) -> str:
@@ -83,13 +98,15 @@ def outbox_changed() -> None:
     _announce(OUTBOX, None)
 
 
-def _announce(key: str, version: int | None) -> None:
+def _announce(key: str, version: int | str | None) -> None:
     session = db.session()
-    session.info["gin_hub"] = hub()  # the commit's listener announces through it
-    pending = session.info.setdefault(_PENDING, {})
+    pending = session_pending(session)  # the commit's listener announces through the hub
     first = key not in pending
+    if not first and pending[key] != version:  # a move and a message in one transaction: wake for both
+        version = None
+    told = first or pending[key] != version  # (PostgreSQL: a second NOTIFY, saying "anything")
     pending[key] = version
-    if first and session.info["gin_hub"].transport == "postgresql":
+    if told and session.info["gin_hub"].transport == "postgresql":
         # Queued by PostgreSQL with the transaction: sent at its commit, dropped on rollback.
         session.execute(_NOTIFY, {"payload": _payload(key, version)})
 
@@ -109,28 +126,46 @@ def game_changed_payload(game_id: str, version: int, pending: dict | None = None
     one of the caller's statements (PostgreSQL, first announcement in this transaction), else None.
     `pending`: a transaction outside the session keeps its announcements there, and hands them to
     hub().publish after its commit."""
-    key = game_key(game_id)
+    return noted(game_key(game_id), version, pending)
+
+
+def noted(key: str, version: int | None, pending: dict | None = None) -> str | None:
+    """Note that `key` moved to `version` in this transaction (`pending`, or the session's): the
+    payload of its NOTIFY, for the caller to send in one of its own statements (PostgreSQL, the
+    first time the key is noted in the transaction), else None."""
     if pending is None:
-        session = db.session()
-        session.info["gin_hub"] = hub()
-        pending = session.info.setdefault(_PENDING, {})
+        pending = session_pending(db.session())
     first = key not in pending
     pending[key] = version
     return _payload(key, version) if first and db.engine.dialect.name == "postgresql" else None
+
+
+def session_pending(session) -> dict:
+    """What `session`'s transaction will announce when it commits (its after_commit listener)."""
+    session.info["gin_hub"] = hub()
+    return session.info.setdefault(PENDING, {})
+
+
+def player_payload(player_id_column, seq_column):
+    """The NOTIFY payload of a player's newest stream event, as SQL (for an UPDATE's RETURNING)."""
+    return literal_column("'player:'", String) + cast(player_id_column, String) + literal_column("' '", String) \
+        + cast(seq_column, String)
 
 
 def _payload(key: str, version: int | None) -> str:
     return key if version is None else f"{key} {version}"
 
 
-def _parse(payload: str) -> tuple[str, int | None]:
+def _parse(payload: str) -> tuple[str, int | str | None]:
     key, _, version = payload.partition(" ")
+    if version == CHAT:
+        return key, CHAT
     return key, int(version) if version.isdigit() else None
 
 
 @event.listens_for(Session, "after_commit")
 def _after_commit(session):
-    pending = session.info.pop(_PENDING, None)
+    pending = session.info.pop(PENDING, None)
     if not pending:
         return
     session.info["gin_hub"].publish(pending)
@@ -138,7 +173,7 @@ def _after_commit(session):
 
 @event.listens_for(Session, "after_rollback")
 def _after_rollback(session):
-    session.info.pop(_PENDING, None)
+    session.info.pop(PENDING, None)
 
 
 # -- waiting --------------------------------------------------------------------------------
@@ -148,10 +183,25 @@ class Waiter:
 
     def __init__(self, key: str, version: int | None):
         self.key, self.version = key, version
+        self.moved = self.chatted = False  # what the wake-ups since news() said
+        self.hub: Hub | None = None  # the hub it joined
         self._event = threading.Event()
 
-    def wake(self) -> None:
+    def leave(self) -> None:
+        if self.hub is not None:
+            self.hub.leave(self)
+
+    def wake(self, moved: bool = True, chatted: bool = True) -> None:
+        """Wake it; by default with news of anything (a reconnected listener, the end of the wait)."""
+        self.moved |= moved
+        self.chatted |= chatted
         self._event.set()
+
+    def news(self) -> tuple[bool, bool]:
+        """(the version may have moved, a message may have been written) since the last call: what
+        to read after a wake-up (nothing, after a wake-up that said neither)."""
+        moved, chatted, self.moved, self.chatted = self.moved, self.chatted, False, False
+        return moved, chatted
 
     def wait(self, seconds: float) -> bool:
         """True when woken (and ready to be woken again), False when `seconds` passed first."""
@@ -169,11 +219,14 @@ class Hub:
         self.url = engine.url
         self.redis_url = redis_url
         self.transport = "redis" if redis_url else self.dialect
-        self.fallback_seconds = fallback_seconds or FALLBACK_SECONDS.get(self.dialect, 1.0)
+        self.fallback_seconds = FALLBACK_SECONDS.get(self.transport, 60.0) if fallback_seconds is None \
+            else fallback_seconds
         self.closing = False
-        self.listening = threading.Event()  # set while this process hears other processes' wake-ups
+        self.listening = metrics.Listening(self.transport)  # set while it hears other processes' wake-ups
         self._waiters: dict[str, set[Waiter]] = defaultdict(set)
         self._lock = threading.Lock()
+        self._tick = 0  # wake-ups so far; the latest ones' keys (None: all), for woken_since()
+        self._recent: deque[tuple[int, str | None]] = deque(maxlen=4096)
         self._started_in: int | None = None  # the pid that started the threads (gunicorn forks)
         self._socket: socket.socket | None = None
         self._directory = _socket_directory(engine.url) if self.transport == "sqlite" else None
@@ -183,28 +236,70 @@ class Hub:
 
     @contextmanager
     def watch(self, key: str, version: int | None = None):
+        waiter = self.join(key, version)
+        try:
+            yield waiter
+        finally:
+            self.leave(waiter)
+
+    def join(self, key: str, version: int | None = None) -> Waiter:
+        """A Waiter woken from now on (watch() without the context: a stream's outlives its route);
+        give it back with leave()."""
         self._start()
         waiter = Waiter(key, version)
         with self._lock:
             self._waiters[key].add(waiter)
+        waiter.hub = self  # waiter.leave(): a response's close runs outside the app context
         if self.closing:
             waiter.wake()
-        try:
-            yield waiter
-        finally:
-            with self._lock:
-                waiters = self._waiters.get(key)
-                if waiters is not None:
-                    waiters.discard(waiter)
-                    if not waiters:
-                        del self._waiters[key]
+        return waiter
 
-    def wake(self, key: str, version: int | None = None) -> None:
+    def leave(self, waiter: Waiter) -> None:
+        """No longer woken (once or more: a stream's generator and its response's close both call it)."""
         with self._lock:
+            waiters = self._waiters.get(waiter.key)
+            if waiters is not None:
+                waiters.discard(waiter)
+                if not waiters:
+                    del self._waiters[waiter.key]
+
+    def wake(self, key: str, version: int | str | None = None) -> None:
+        """Wake `key`'s waiters: None, anything may have changed; CHAT, a message was written (no
+        version moved); a version, those waiting with an older one (or none): versions only grow,
+        so a wake-up that arrives late, for a version the waiter has read already, costs no read."""
+        with self._lock:
+            self._noted(key)
             waiters = list(self._waiters.get(key, ()))
         for waiter in waiters:
-            if version is None or waiter.version != version:
+            if version is None:
                 waiter.wake()
+            elif version == CHAT:
+                waiter.wake(moved=False)
+            elif not (isinstance(waiter.version, int) and isinstance(version, int) and version <= waiter.version):
+                waiter.wake(chatted=False)
+
+    def mark(self) -> int:
+        """Taken before a read whose key is known only after it (a player's stream: its player)."""
+        return self._tick
+
+    def woken_since(self, mark: int, key: str) -> bool:
+        """Whether `key` may have been woken since `mark`: join() after the read, then ask this, and
+        nothing committed after the read is missed (True also when too many wake-ups followed to tell)."""
+        with self._lock:
+            if self._tick == mark:
+                return False
+            if self._recent[0][0] > mark + 1:
+                return True
+            for tick, found in reversed(self._recent):
+                if tick <= mark:
+                    return False
+                if found in (key, None):
+                    return True
+            return False
+
+    def _noted(self, key: str | None) -> None:  # (under the lock)
+        self._tick += 1
+        self._recent.append((self._tick, key))
 
     def ready(self, timeout: float = 2.0) -> bool:  # /ready: other processes' wake-ups reach this one
         self._start()  # SQLite: its socket is bound by now; PostgreSQL, Redis: listening within `timeout`
@@ -270,7 +365,8 @@ class Hub:
             elif self._directory is not None:
                 self._socket = self._bind_socket()
                 _daemon(self._listen_socket, "wakeup-listen")
-            _daemon(self._fallback_poll, "wakeup-poll")
+            if self.fallback_seconds > 0 and (self.transport != "sqlite" or self._directory is not None):
+                _daemon(self._fallback_poll, "wakeup-poll")
 
     def _listen_postgres(self) -> None:
         import psycopg
@@ -329,6 +425,10 @@ class Hub:
             self.wake(*_parse(data.decode("ascii", "replace")))
 
     def _fallback_poll(self) -> None:
+        """The safety read (see the module's docstring): per process, on its own connection."""
+        from sqlalchemy import create_engine
+        from sqlalchemy.pool import NullPool
+        own = create_engine(self.url, poolclass=NullPool)  # not the pool's: waiting holds none of it
         while not self.closing:
             time.sleep(self.fallback_seconds)
             for prefix, (statement, parse) in list(_WATCHED.items()):
@@ -336,18 +436,22 @@ class Hub:
                     known = {parse(key[len(prefix):]): {w.version for w in group}
                              for key, group in self._waiters.items() if key.startswith(prefix)}
                 ids = sorted(known)
+                if not ids:
+                    continue
                 try:
-                    for start in range(0, len(ids), 500):
-                        with self.engine.connect().execution_options(**{READ_ONLY: True}) as connection:
+                    with own.connect() as connection:
+                        for start in range(0, len(ids), 500):
                             rows = connection.execute(statement, {"ids": ids[start:start + 500]}).all()
-                        for found, version in rows:
-                            if known[found] - {version}:
-                                self.wake(f"{prefix}{found}", version)
+                            for found, version in rows:
+                                if known[found] - {version}:
+                                    self.wake(f"{prefix}{found}")  # a message may be lost with it
+                            connection.rollback()
                 except Exception as exc:  # noqa: BLE001 - the database may be away for a moment
                     log.warning("wake-up fallback poll failed: %s", exc)
 
     def _wake_all(self) -> None:
         with self._lock:
+            self._noted(None)
             waiters = [w for group in self._waiters.values() for w in group]
         for waiter in waiters:
             waiter.wake()
@@ -395,6 +499,6 @@ def hub() -> Hub:
 
 
 def close_all() -> None:
-    """Called when the server process is told to stop (service/core/server.py)."""
+    """Called when the server process is told to stop (service/core/gevent_worker.py)."""
     for each in list(_HUBS.values()):
         each.close()

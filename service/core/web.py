@@ -1,11 +1,11 @@
-"""HTTP details shared by the routes: the bearer token, ETags, Idempotency-Key, documented problems."""
+"""HTTP details shared by the routes: JSON bodies, the bearer token, ETags, Idempotency-Key, documented problems."""
 from __future__ import annotations
 
 import json
 import re
 from collections import defaultdict
 
-from flask import Flask, current_app, request
+from flask import Flask, current_app, g, request
 
 from .errors import (
     CATALOGUE,
@@ -71,11 +71,17 @@ def body_required() -> bool:
     return any(each.get("in") == "json" and each.get("required", True) for each in declared)
 
 
-def bearer_token() -> str:
+def bearer_token_or_none() -> str | None:
+    """The request's bearer token, or None when it sends none (where a token is optional)."""
     scheme, _, token = request.headers.get("Authorization", "").partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
+    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
+
+
+def bearer_token() -> str:
+    token = bearer_token_or_none()
+    if token is None:
         raise invalid_token()
-    return token.strip()
+    return token
 
 
 def etag_headers(version: int) -> dict:
@@ -131,6 +137,37 @@ def parse_json_body(raw: bytes):
     return document
 
 
+def require_json_body() -> None:
+    """Every POST (and PATCH, PUT, and a DELETE whose route takes a body) carries one JSON document: check
+    size (413), media type (415), syntax (400). A blueprint's `before_request` (games, access,
+    notify); the route reads the parsed body from `g.json_body`."""
+    if request.method not in ("POST", "PATCH", "PUT") and not (request.method == "DELETE" and body_required()):
+        return
+    if not request.is_json:
+        raise Problem("unsupported-media-type",
+                      f"send the body as application/json, not {request.mimetype or 'no media type'}")
+    body = request.get_data(cache=True) or b""
+    limit = request.max_content_length
+    if request.content_length is None and limit is not None and len(body) >= limit:
+        # A streamed (chunked) body has no length to refuse up front, and werkzeug stops reading
+        # it at the limit without a word: what it read is only the beginning of the body.
+        raise Problem("payload-too-large", f"the body is larger than the limit of {limit} bytes")
+    try:
+        g.json_body = parse_json_body(body)  # the one parse: the route reads it from here
+    except ValueError as exc:
+        raise Problem("malformed-json", f"the body is not valid JSON: {exc}") from None
+
+
+def require_json_body_when_sent() -> None:
+    """A body, when sent, is one JSON document (require_json_body's checks: 413, 415, 400). Routes
+    that take no fields (accept, cancel, rotate) may be posted with no body at all; a route whose
+    body the spec marks required may not (POST /challenges without one would make an open
+    challenge). The players' and series' blueprints' `before_request`."""
+    if request.method in ("POST", "PATCH") and (request.content_length or request.headers.get("Transfer-Encoding")
+                                                or request.mimetype or body_required()):
+        require_json_body()
+
+
 def idempotency_key() -> str | None:
     key = request.headers.get("Idempotency-Key")
     if key is not None and not (1 <= len(key) <= 200 and key.isprintable() and key.isascii()):
@@ -178,3 +215,13 @@ def problems(blueprint, *codes: str, limited: bool = True):
             func._apidoc = documented._apidoc
         return func
     return decorator
+
+
+def no_store_when_private(response):
+    """An answer to a request carrying credentials (a seat's hand, its messages, a token) or changing
+    something is `Cache-Control: no-store`: after "Forget this seat" nothing of it stays in the
+    browser's disk cache. ETags still work for clients that send If-None-Match themselves."""
+    if "Cache-Control" not in response.headers and (
+            "Authorization" in request.headers or request.method not in ("GET", "HEAD", "OPTIONS")):
+        response.headers["Cache-Control"] = "no-store"
+    return response

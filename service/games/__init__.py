@@ -11,6 +11,8 @@ history, deals committed to and revealed, move clocks, long-polls and streams.
     table_game.py    the engine's Table as a game of 3 to 8 seats keeps it
     waiting.py       the long-poll and the stream of a game's views; waiting_slots.py the caps on them
     messages.py      messages between a game's seats (message_routes.py their routes)
+    plans.py         plans (a whole turn in one move) and standing orders (standing.py, which the
+                     move path plays); plan_routes.py, plan_schemas.py their routes
     changes.py       the hooks other features register: a change, a seat taken, a seat opened
     routes.py; schemas.py, action_schemas.py, view_schemas.py, event_schemas.py, table_schemas.py,
     contact_fields.py, fields.py, examples.py   the HTTP side
@@ -29,9 +31,11 @@ def init_app(app) -> None:
     from ..core.extensions import api
     from .models import Game
     from .message_routes import chat
+    from .plan_routes import planning
     from .routes import games
     api.register_blueprint(games)
     api.register_blueprint(chat)
+    api.register_blueprint(planning)
     wakeup.watch_versions("game:", select(Game.id, Game.version).where(Game.id.in_(bindparam("ids", expanding=True))))
     metrics.scraped.register(("gin_games_active", "Games being played (every seat taken, not finished)",
                               active_games))

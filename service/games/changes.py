@@ -3,9 +3,10 @@ init_app, which the games call. The games import no feature above them; a featur
 to a game's change (mail a seat, feed a player's stream, make a series' next game) or open a seat
 another way (a mail link's token, a player's token) registers here.
 
-    changed       hook(game, match, actor, events), inside every change's transaction, after it
-                  was saved (actor None: the join that dealt the first hand); with `wanted`, the
-                  SQL truth value under which the hook has work, read with the move (moves.py)
+    changed       hook(change, read), inside every change's transaction, after it was saved and
+                  every seat's view stored (change.actor None: the join that dealt the first
+                  hand); `read` is what the hook's `reads` (a SQL scalar) found in the move's one
+                  locked read, so that a hook with nothing to do costs no statement
     seat_taken    hook(game, match, seat, args, moment, invites) at creation and at each join: the
                   fields of the request (contact settings, invitations) are acted on, and what the
                   hook returns is added to the answer
@@ -24,16 +25,48 @@ another way (a mail link's token, a player's token) registers here.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Callable
 
+from ..core.extensions import db
 from ..core.hooks import Registry
+from .models import Game
 
 
 @dataclass(frozen=True)
 class ChangeHook:
-    call: Callable  # call(game, match, actor, events)
-    wanted: Callable | None = None  # wanted(game_id_column) -> SQL truth value; None: always called
+    call: Callable  # call(change, read)
+    reads: Callable | None = None  # reads(game_id_column) -> SQL scalar read with the move's lock; None: none
+
+
+@dataclass
+class Change:
+    """A change to a game as its hooks see it, inside the change's transaction: what the engine did
+    (`events`, each with its `seq`, by `actor`; None: the join that dealt the first hand), the
+    match after it, every seat's view at the new version, and the transaction's connection
+    (core.driver_sql.Driver) for hooks that write in driver SQL. A hook that needs the ORM asks for
+    `game()`: the session then works in the same transaction (games/move_transaction.py)."""
+
+    game_id: str
+    version: int
+    match: Any  # the engine's Match, or a TableGame
+    actor: int | None
+    events: list[dict]
+    moment: datetime
+    views: dict[int, dict]
+    connection: Any
+    _game: Game | None = field(default=None, repr=False)
+    # The seats whose standing orders moved in this change (games/standing.py), each with what its
+    # orders played, in words for that seat alone: such a seat to move has not seen its turn yet,
+    # though it is the actor's seat.
+    ordered: dict = field(default_factory=dict)
+
+    def game(self) -> Game:
+        """The game's row as the change left it (loaded once, through the session)."""
+        if self._game is None:
+            self._game = db.session.get(Game, self.game_id, populate_existing=True)
+        return self._game
 
 
 changed = Registry("ChangeHooks, called with every change to a game")
@@ -44,6 +77,7 @@ forfeiting = Registry("hook(game_id) -> set of seats a waiting opponent may clai
 after_the_end = Registry("hook(game_id, seat) -> AfterTheEnd: a finished game's stream's last words to a seat")
 message_hiders = Registry("hook(game_id, seat) -> set of seats whose messages that seat does not see")
 message_posted = Registry("hook(game, message) in the transaction that stored a message of the game")
+seat_names = Registry("hook(name): raise a Problem for a name an anonymous seat may not take (the house bot's, a player's)")
 
 
 @dataclass(frozen=True)
@@ -68,17 +102,20 @@ def what_follows(game_id: str, seat: int) -> AfterTheEnd:
                        any(answer.may_come for answer in answers))
 
 
-def on_change(call, wanted=None) -> None:
-    """Have call(game, match, actor, events) called inside every change's transaction; `wanted`
-    lets a move skip it when the game gives it nothing to do (see ChangeHook). Once per `call`."""
+def on_change(call, reads=None, first: bool = False) -> None:
+    """Have call(change, read) called inside every change's transaction, `read` being what
+    reads(game_id_column), a SQL scalar, found in the move's locked read (None without `reads`):
+    what the hook needs to know whether it has work, so that it costs nothing when it has none.
+    Once per `call`. With `first`, before every hook registered so far: for a hook that takes the
+    locks later hooks' writes need, in the one order every transaction takes them."""
     if all(hook.call is not call for hook in changed()):
-        changed.register(ChangeHook(call, wanted))
+        changed.register(ChangeHook(call, reads), first=first)
 
 
-def after_change(game, match, actor: int | None, events: list[dict], hooks: tuple | None = None) -> None:
-    """Call the change hooks (all, or those given) in the order they were registered."""
-    for hook in changed() if hooks is None else hooks:
-        hook.call(game, match, actor, events)
+def after_change(change: Change, reads: dict[int, Any]) -> None:
+    """Call the change hooks in the order they were registered, each with its read (by its place)."""
+    for n, hook in enumerate(changed()):
+        hook.call(change, reads.get(n))
 
 
 def after_seat_taken(game, match, seat: int, args: dict, moment, invites: dict[int, str] | None = None) -> dict:
@@ -87,3 +124,10 @@ def after_seat_taken(game, match, seat: int, args: dict, moment, invites: dict[i
     for hook in seat_taken():
         answer.update(hook(game, match, seat, args, moment, invites) or {})
     return answer
+
+
+def check_seat_name(name: str) -> None:
+    """Before an anonymous seat (POST /games, /join) takes `name`: each feature's objections (players:
+    the house bot's name, a player's, or one that looks like them)."""
+    for check in seat_names():
+        check(name)

@@ -23,8 +23,9 @@ REPLAY_CODES = {
 MESSAGE_CODES = {
     "message-empty": (422, "a message with no text (or only blanks)"),
     "message-too-long": (422, "a message of more than 500 characters"),
-    "message-not-plain": (422, "a message holding a control character (a new line too) or a direction override: "
-                               "messages are one line of plain text"),
+    "message-not-plain": (422, "a message holding a control character (a new line too), a direction override, a "
+                               "character that shows nothing (zero-width, format, filler, tag) or more than 3 marks "
+                               "on one letter: messages are one line of plain text"),
     "too-many-messages": (429, "the seat wrote MESSAGES_PER_SEAT messages (default 10 a minute) already: wait "
                                "Retry-After seconds"),
 }

@@ -10,6 +10,7 @@ from marshmallow import validate as v
 from ..core.fields import EmailField
 
 MAIL_MODES = ("turn", "digest", "off")
+PUSH_MODES = ("turn", "off")
 EMAIL_STATUSES = ("unconfirmed", "confirmed", "stopped")
 # What webhooks.check_url takes at the least: an http(s) scheme (any case) and printable ASCII.
 WEBHOOK_URL_PATTERN = r"^[Hh][Tt][Tt][Pp][Ss]?://[!-~]+$"
@@ -22,6 +23,11 @@ class ContactFields(ma.Schema):
     mail_mode = f.String(validate=v.OneOf(MAIL_MODES), metadata={
         "description": "turn: a mail whenever it is your turn, and when a hand or the match ends; "
                        "digest: one mail a day (and the match's end); off: no mail", "example": "turn"})
+    push_mode = f.String(validate=v.OneOf(PUSH_MODES), metadata={
+        "description": "turn: the browsers subscribed to Web Push for this seat (or its player) are notified "
+                       "when it is your turn, a hand or the match ends, the deadline nears or passes; off: "
+                       "none is (the subscriptions are kept). With mail_mode: mail, push, both or none",
+        "example": "turn"})
     webhook_url = f.String(allow_none=True, validate=[v.Length(max=2000), v.Regexp(
         WEBHOOK_URL_PATTERN, error="must be an http:// or https:// URL in ASCII, without spaces")], metadata={
         "description": "An http(s) URL to POST signed events to (Standard Webhooks); null clears it. "
@@ -38,9 +44,20 @@ class ContactOutSchema(ma.Schema):
                        "confirmed: game mail goes to it; stopped: its owner replied `stop`, nothing is ever "
                        "sent to it again; null when no email is set"})
     mail_mode = f.String(required=True, validate=v.OneOf(MAIL_MODES))
+    push_mode = f.String(required=True, validate=v.OneOf(PUSH_MODES))
     webhook_url = f.String(required=True, allow_none=True)
     webhook_secret = f.String(metadata={
         "description": "whsec_...: only in the answer that set webhook_url; verify webhook-signature with it"})
+
+
+class HintFields(ma.Schema):
+    """Asked with the seat, before the first deal (the coach acts on it: service/coach)."""
+
+    hints = f.Boolean(metadata={
+        "description": "true: this seat agrees to hints (GET /games/{game_id}/hint: what the computer would do). "
+                       "Hints are on in a two-seat game when both seats agreed as they created or joined it "
+                       "(and in unrated games against the house bot); never in rated games or tournaments. "
+                       "The game records that hints were on", "example": False})
 
 
 class InviteFields(ma.Schema):

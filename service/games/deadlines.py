@@ -149,12 +149,3 @@ def vacation_summary(game_id: str, seat: int, moment: datetime) -> dict:
     current = max((end for start, end in pauses if start <= moment < end), default=None)
     return {"days_left": vacation_days_left(game_id, seat),
             "on_vacation_until": current.isoformat() if current else None}
-
-
-def validate_move_time(hours) -> int | None:
-    if hours is None:
-        return None
-    if isinstance(hours, bool) or not isinstance(hours, int) or not 1 <= hours <= MAX_MOVE_TIME_HOURS:
-        raise ValueError(f"move_time_hours must be a whole number of hours from 1 to {MAX_MOVE_TIME_HOURS}, "
-                         "or null for no deadlines")
-    return hours

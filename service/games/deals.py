@@ -1,6 +1,6 @@
 """Fair deals anyone can check: a cryptographic shuffle, committed to before play, revealed after.
 
-The commitment recipe (also in the README):
+The commitment recipe (also in docs/api.md, "Fair deals you can check"):
 
     commitment = hex(sha256(ascii(salt_hex + ":" + " ".join(deck))))
 

@@ -3,10 +3,9 @@ from __future__ import annotations
 
 from flask_smorest import Blueprint
 
-from ..core.web import BEARER, bearer_token, problems
+from ..core.web import BEARER, bearer_token, problems, require_json_body
 from . import messages, store
 from .message_schemas import MessageSchema, MessagesPageSchema, MessagesQuerySchema, NewMessageSchema
-from .routes import require_json_body
 
 chat = Blueprint("messages", __name__, description="Messages between the seats of a game")
 MESSAGE_EXAMPLE = {"id": 41, "seat": 1, "name": "Bob", "text": "Good luck!", "created_at": "2030-01-01T12:00:00+00:00"}

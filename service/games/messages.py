@@ -1,7 +1,7 @@
 """Messages in a game: a seat writes a line of plain text, kept as sent and shown only to the
 game's seats (every seat of a table too), never to watchers; nothing of it is ever read as markup.
 
-A message wakes the game's waiters (core/wakeup.game_changed, no version): the game stream sends it as a
+A message wakes the game's waiters (core/wakeup.game_chatted): the game stream sends it as a
 `message` frame (waiting.py) and GET /games/{id}/messages?wait=N answers with it. Features above
 hear of it through games.changes: the players' streams (message_posted), and a player who blocked
 another sees none of that player's messages (message_hiders), in the listing, the streams and mail.
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import time
+import unicodedata
 from datetime import timedelta
 
 from limits import parse
@@ -31,6 +32,10 @@ register({"MESSAGES_PER_SEAT": "10 per minute"})
 # No control characters (C0, DEL, C1: a new line too), line separators or bidirectional overrides:
 # a message is shown in pages, terminals and mails, and must not rewrite what is around it.
 _NOT_PLAIN = re.compile(r"[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]")
+# Nor characters that show nothing (issue 38): blank-looking fillers, tags (U+E0000..), and format
+# characters but the joiner inside an emoji sequence; nor more than MOST_MARKS marks on one letter.
+_FILLERS = re.compile("[\u115f\u1160\u17b4\u17b5\u180e\u2800\u3164\uffa0\U000e0000-\U000e007f]")
+MOST_MARKS = 3
 
 
 def clean(text: str) -> str:
@@ -42,10 +47,40 @@ def clean(text: str) -> str:
     if found:
         raise Problem("message-not-plain", f"the message holds a control or direction character "
                                            f"(U+{ord(found.group()):04X}): send one line of plain text")
+    _refuse_unseen(text)
     text = text.strip()
     if not text:
         raise Problem("message-empty", "the message is empty (or only blanks): write something")
     return text
+
+
+def _pictographic(char: str) -> bool:
+    return unicodedata.category(char) in ("So", "Sk") or 0x1F000 <= ord(char) <= 0x1FAFF
+
+
+def _joins_pictographs(text: str, at: int) -> bool:
+    """The zero-width joiner at `at` joins two pictographs (an emoji sequence such as a family)."""
+    before = text[at - 2] if at > 1 and text[at - 1] == "\ufe0f" else text[at - 1] if at else ""
+    after = text[at + 1] if at + 1 < len(text) else ""
+    return bool(before and after) and _pictographic(before) and _pictographic(after)
+
+
+def _refuse_unseen(text: str) -> None:
+    """Zero-width, format, filler and tag characters, and marks stacked on one letter (a message must
+    show what it holds); a zero-width joiner between two pictographs (an emoji family) is taken."""
+    found = _FILLERS.search(text)
+    char = found.group() if found else next(
+        (c for at, c in enumerate(text) if unicodedata.category(c) == "Cf"
+         and not (c == "\u200d" and _joins_pictographs(text, at))), None)
+    if char is not None:
+        raise Problem("message-not-plain", f"the message holds an invisible character (U+{ord(char):04X}: "
+                                           "zero-width, format, filler or tag): send plain text")
+    marks = 0
+    for char in text:
+        marks = marks + 1 if unicodedata.category(char) in ("Mn", "Me") else 0
+        if marks > MOST_MARKS:
+            raise Problem("message-not-plain", f"the message stacks more than {MOST_MARKS} marks on one letter: "
+                                               "send plain text")
 
 
 def rate() -> tuple[int, int]:
@@ -74,7 +109,7 @@ def post(game, seat: int, text: str, moment=None) -> dict:
     db.session.add(row)
     db.session.flush()
     message = describe(row, {s.seat: s.name for s in game.seats})
-    wakeup.game_changed(game.id, None)  # wakes the game's streams and long-polls: they look for messages
+    wakeup.game_chatted(game.id)  # wakes the game's streams and message long-polls: they read the messages
     for hook in changes.message_posted():
         hook(game, message)
     return message
@@ -111,21 +146,29 @@ def newest_id(game_id: str) -> int:
 
 
 def wait_for_page(game_id: str, seat: int, after: int, limit: int, seconds: float) -> dict:
-    """page(), waiting up to `seconds` for a message when there is none yet (a long-poll): the
-    connection is given back while it waits, as waiting.wait_for_view does."""
+    """page(), waiting up to `seconds` for a message when there is none yet (a long-poll): watched
+    before the first read (nothing slips in between), the connection given back while it waits,
+    read again only when a message woke it (a move's wake-up says no message), not at the timeout."""
+    if seconds <= 0:
+        return page(game_id, seat, after, limit)
     give_up = time.monotonic() + seconds
-    found = page(game_id, seat, after, limit)
-    if found["messages"] or seconds <= 0:
-        return found
-    slot = take_slot(wakeup.game_key(game_id))
-    try:
-        with slot.waiting(-1) as waiter:  # -1: any announcement of the game wakes it
-            while not wakeup.hub().closing and not slot.over:
-                found = page(game_id, seat, after, limit)  # after watching: none slips in between
-                db.session.rollback()  # no transaction, no pooled connection held while waiting
-                left = give_up - time.monotonic()
-                if found["messages"] or left <= 0 or not waiter.wait(left):
-                    return found
-    finally:
-        slots.give_back(slot)
-    return page(game_id, seat, after, limit)
+    with wakeup.hub().watch(wakeup.game_key(game_id), -1) as waiter:  # -1: no version is its own
+        found = page(game_id, seat, after, limit)
+        if found["messages"]:
+            return found
+        db.session.rollback()  # no transaction, no pooled connection held while waiting
+        slot = take_slot(wakeup.game_key(game_id))
+        try:
+            with slot.waiting(-1, waiter):
+                while not wakeup.hub().closing and not slot.over:
+                    left = give_up - time.monotonic()
+                    if left <= 0 or not waiter.wait(left):
+                        break
+                    if waiter.news()[1]:
+                        found = page(game_id, seat, after, limit)
+                        db.session.rollback()
+                        if found["messages"]:
+                            break
+        finally:
+            slots.give_back(slot)
+    return found

@@ -7,7 +7,6 @@ from datetime import datetime, timezone
 from sqlalchemy import (
     JSON,
     Boolean,
-    DateTime,
     ForeignKey,
     Index,
     Integer,
@@ -19,6 +18,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from ..core.extensions import db
+from ..core.moments import UTCDateTime
 
 
 def utcnow() -> datetime:
@@ -37,8 +37,8 @@ class Game(db.Model):
     state: Mapped[dict | None] = mapped_column(JSON)  # Match.to_dict(); null until both seats are taken
     first_dealer: Mapped[int | None] = mapped_column(Integer)
     to_move: Mapped[int | None] = mapped_column(Integer)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, nullable=False)
-    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow,
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow, nullable=False)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow,
                                                  onupdate=utcnow, nullable=False)
 
     seats: Mapped[list["Seat"]] = relationship(back_populates="game", order_by="Seat.seat",
@@ -62,11 +62,14 @@ class Seat(db.Model):
     # SHA-256 hex of the bearer token / invite code; the secrets themselves are never stored.
     token_hash: Mapped[str | None] = mapped_column(String(64), unique=True)
     invite_hash: Mapped[str | None] = mapped_column(String(64))
-    joined_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    joined_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     # This seat's view as JSON text, written with every change, and the game version it shows:
     # while view_version == games.version, GET answers it as stored, without loading the match.
     view_version: Mapped[int | None] = mapped_column(Integer)
     view_body: Mapped[str | None] = mapped_column(Text, deferred=True)  # not loaded with the seat
+    # The seat's standing orders (issue 39; games/standing.py): {"orders": Orders.to_dict(), "hand":
+    # the hand they were set in}; null when none are set. Read with every move (move_reads.py).
+    orders: Mapped[dict | None] = mapped_column(JSON)
 
     game: Mapped[Game] = relationship(back_populates="seats")
 
@@ -88,7 +91,7 @@ class Event(db.Model):
     # The action that caused this event (on the first event of each action only): with the decks
     # it lets anyone replay the match. Never sent to players.
     action: Mapped[dict | None] = mapped_column(JSON)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, nullable=False)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow, nullable=False)
 
     __table_args__ = (UniqueConstraint("game_id", "seq"),)
 
@@ -105,7 +108,7 @@ class Deal(db.Model):
     salt: Mapped[str] = mapped_column(String(64), nullable=False)  # 32 random bytes, hex
     commitment: Mapped[str] = mapped_column(String(64), nullable=False)
     revealed: Mapped[bool] = mapped_column(default=False, nullable=False)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, nullable=False)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow, nullable=False)
 
     __table_args__ = (UniqueConstraint("game_id", "hand"),)
 
@@ -125,7 +128,7 @@ class KnockDeck(db.Model):
     salt: Mapped[str] = mapped_column(String(64), nullable=False)
     commitment: Mapped[str] = mapped_column(String(64), nullable=False)
     revealed: Mapped[bool] = mapped_column(default=False, nullable=False)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, nullable=False)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow, nullable=False)
 
     __table_args__ = (UniqueConstraint("game_id", "number"),)
 
@@ -143,7 +146,7 @@ class IdempotencyRecord(db.Model):
     status: Mapped[int] = mapped_column(Integer, nullable=False)
     response: Mapped[dict] = mapped_column(JSON, nullable=False)
     version: Mapped[int] = mapped_column(Integer, nullable=False)  # the ETag of that answer
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, nullable=False)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow, nullable=False)
 
     __table_args__ = (UniqueConstraint("game_id", "seat", "key"),)
 
@@ -158,9 +161,9 @@ class GameClock(db.Model):
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
     move_time_hours: Mapped[int | None] = mapped_column(Integer)  # null: no deadlines in this game
     turn_seat: Mapped[int | None] = mapped_column(Integer)
-    turn_started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
-    deadline_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
-    reminder_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    turn_started_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    deadline_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    reminder_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     reminded: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False)
     expiry_noticed: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False)
 
@@ -176,9 +179,9 @@ class SeatClock(db.Model):
 
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), nullable=False)
     seat: Mapped[int] = mapped_column(Integer, nullable=False)
-    turn_started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
-    deadline_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
-    reminder_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    turn_started_at: Mapped[datetime] = mapped_column(UTCDateTime(), nullable=False)
+    deadline_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    reminder_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     reminded: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False)
     expiry_noticed: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False)
 
@@ -196,8 +199,8 @@ class Vacation(db.Model):
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), nullable=False)
     seat: Mapped[int] = mapped_column(Integer, nullable=False)
     days: Mapped[int] = mapped_column(Integer, nullable=False)
-    starts_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
-    ends_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+    starts_at: Mapped[datetime] = mapped_column(UTCDateTime(), nullable=False)
+    ends_at: Mapped[datetime] = mapped_column(UTCDateTime(), nullable=False)
 
     __table_args__ = (Index("ix_vacations_game_id_seat", "game_id", "seat"),)
 
@@ -212,7 +215,7 @@ class GameMessage(db.Model):
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), nullable=False)
     seat: Mapped[int] = mapped_column(Integer, nullable=False)
     text: Mapped[str] = mapped_column(Text, nullable=False)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, nullable=False)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow, nullable=False)
 
     # The listing reads a game's messages by id; the rate limit counts one seat's recent ones.
     __table_args__ = (Index("ix_game_messages_game_id_id", "game_id", "id"),

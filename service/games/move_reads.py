@@ -1,7 +1,7 @@
 """What a move reads, in one statement: the game's row, the seat, both names (and the house bot's
-level, if it holds a seat), the last event
-number, the latest deal's commitment and the revealed deals, the move clock, whether each change
-hook has work, whether the game has vacations, and with an Idempotency-Key its first answer. On
+level, if it holds a seat), both seats' standing orders, the last event
+number, the latest deal's commitment and the revealed deals, the move clock, what each change
+hook needs to know whether it has work, whether the game has vacations, and with an Idempotency-Key its first answer. On
 PostgreSQL the game's row lock is taken in a statement of its own, sent in the same message."""
 from __future__ import annotations
 
@@ -12,9 +12,8 @@ from sqlalchemy import and_, bindparam, exists, func, literal_column, select
 from ..core import fastjson
 from ..core.errors import Problem, invalid_token
 from ..core.tokens import hash_secret
-from . import changes, second_deck, store
+from . import changes, store
 from .models import Deal, Event, Game, GameClock, IdempotencyRecord, Seat, Vacation
-from .table_game import is_table_state
 
 _games, _seats, _events, _deals = Game.__table__, Seat.__table__, Event.__table__, Deal.__table__
 _clocks, _vacations, _records = GameClock.__table__, Vacation.__table__, IdempotencyRecord.__table__
@@ -49,13 +48,14 @@ def _built_read_statement(dialect: str, with_key: bool, hooks: tuple, opens_seat
         _games.c.id, _games.c.version, _games.c.state, _seats.c.seat,
         _name_of(0).label("name0"), _name_of(1).label("name1"),
         _name_of(0, "bot_level").label("level0"), _name_of(1, "bot_level").label("level1"),  # the house bot's
+        _name_of(0, "orders").label("orders0"), _name_of(1, "orders").label("orders1"),  # standing orders
         select(func.max(_events.c.seq)).where(_events.c.game_id == _games.c.id).scalar_subquery().label("last_seq"),
         latest_deal.with_only_columns(_deals.c.hand).scalar_subquery().label("latest_hand"),
         latest_deal.with_only_columns(_deals.c.commitment).scalar_subquery().label("latest_commitment"),
         _revealed_deals(dialect).label("revealed"),
         _clocks.c.game_id.label("clock_game"), *(_clocks.c[name] for name in CLOCK_FIELDS),
-        # whether each change hook that may be skipped has work (ChangeHook.wanted)
-        *(hook.wanted(_games.c.id).label(f"hook{n}_wanted") for n, hook in enumerate(hooks) if hook.wanted),
+        # what each change hook needs to know whether it has work (ChangeHook.reads)
+        *(hook.reads(_games.c.id).label(f"hook{n}_read") for n, hook in enumerate(hooks) if hook.reads),
         exists().where(_vacations.c.game_id == _games.c.id).label("has_vacations"),
     ]
     tables = (_games.join(_seats, _seats.c.game_id == _games.c.id)
@@ -76,19 +76,6 @@ def _built_read_statement(dialect: str, with_key: bool, hooks: tuple, opens_seat
 def lock_statement(opens_seat):
     return (select(_games.c.id).select_from(_games.join(_seats, _seats.c.game_id == _games.c.id))
             .where(_games.c.id == bindparam("game"), opens_seat).with_for_update(of=_games))
-
-
-def needs_session(row, body) -> bool:
-    """Whether the move does work that goes through the session (the ORM): the change hooks
-    (anyone to tell, a bound seat, a series), a table's move, a claim on time, a second-deck knock
-    card, a clock paused by vacations. Asked before the move writes anything."""
-    state = row.state
-    if state is None:  # refused by play, before it writes
-        return False
-    return (is_table_state(state) or is_claim(body)
-            or second_deck.uses_second_deck(state["rules"])
-            or bool(hooks_wanted(row))
-            or (row.has_vacations and row.clock_game is not None))
 
 
 def is_claim(body) -> bool:
@@ -139,11 +126,10 @@ def earlier_answer(row, key: str | None, body) -> tuple[dict, int, int] | None:
     return row.answer, row.answer_status, row.answer_version
 
 
-def hooks_wanted(row) -> tuple:
-    """The change hooks this move must call: those always called, and those whose `wanted` the
-    read found true (its column hook<n>_wanted, n the hook's place among the registered)."""
-    return tuple(hook for n, hook in enumerate(changes.changed())
-                 if hook.wanted is None or getattr(row, f"hook{n}_wanted"))
+def hook_reads(row) -> dict[int, object]:
+    """What each change hook's `reads` found (its column hook<n>_read, n its place among the
+    registered), by its place."""
+    return {n: getattr(row, f"hook{n}_read") for n, hook in enumerate(changes.changed()) if hook.reads}
 
 
 def revealed_of(aggregated) -> list[tuple]:

@@ -50,10 +50,11 @@ def remember_answer(connection, row, key: str | None, body, version: int, view: 
 def save(connection, row, match: Match, version: int, status: str, clock: dict | None,
          texts: dict[int, str] | None = None, events: list[dict] | None = None) -> None:
     """The games UPDATE (versioned, with the wake-up), the clock's when `clock` holds its new
-    values, the views when `texts` holds them and the event rows in `events` (PostgreSQL only).
-    On PostgreSQL one statement: the others ride along as data-modifying CTEs, which run whatever
-    the main UPDATE matched (a version mismatch raises below, and the transaction is rolled
-    back). On SQLite, one statement each."""
+    values, the views when `texts` holds them and the event rows in `events`. On PostgreSQL one
+    statement: the others ride along as data-modifying CTEs, which run whatever the main UPDATE
+    matched (a version mismatch raises below, and the transaction is rolled back). On SQLite (and
+    on PostgreSQL for a second change to the game in one transaction, whose NOTIFY went out with
+    the first), one statement each."""
     params = {"game": row.id, "read": row.version, "new_version": version, "new_state": match.to_dict(),
               "new_first_dealer": match.first_dealer, "new_to_move": match.to_move, "new_status": status,
               "new_updated_at": utcnow(), **(clock or {})}
@@ -69,6 +70,8 @@ def save(connection, row, match: Match, version: int, status: str, clock: dict |
             return
         changed = len(connection.execute(statement, params).all())
     else:
+        if events:
+            connection.executemany(INSERT_EVENT, events)
         changed = connection.execute(SAVE_GAME, params).rowcount
         if clock is not None:
             connection.execute(_SAVE_CLOCK, params)
@@ -102,14 +105,14 @@ def _save_statement(with_clock: bool, with_views: bool, event_keys: tuple[str, .
     return statement.returning(wakeup.NOTIFY_CALL)
 
 
-def move_clock(row, match: Match, seat: int, recorded: list[dict], moment) -> tuple:
+def move_clock(row, match: Match, seat: int, recorded: list[dict], moment, ordered=()) -> tuple:
     """clocks.after_change's work, on the clock read with the move: the new deadline, and the
     clock's new values for _SAVE_CLOCK (None when it did not change)."""
     if row.clock_game is None:
         return None, None
     clock = SimpleNamespace(game_id=row.id, **{name: getattr(row, name) for name in CLOCK_FIELDS})
     hand_dealt = any(event["type"] == "deal" for event in recorded)
-    new_turn = match.to_move is not None and (match.to_move != seat or hand_dealt)
+    new_turn = match.to_move is not None and (match.to_move != seat or hand_dealt or match.to_move in ordered)
     pauses = None if row.has_vacations else []  # read only when the game has any
     changed = deadlines.advance(clock, match.to_move, new_turn, moment, pauses)
     values = {f"new_{name}": getattr(clock, name) for name in CLOCK_FIELDS if name != "move_time_hours"}

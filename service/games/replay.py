@@ -14,6 +14,7 @@ from .models import Deal, Event, Game
 from .store import is_table_state
 from .table_game import in_the_open
 from .table_replay import replay_table
+from .views import player_entry
 
 
 def replay(game: Game) -> dict:
@@ -24,9 +25,9 @@ def replay(game: Game) -> dict:
     decks = dict(db.session.execute(select(Deal.hand, Deal.deck).where(Deal.game_id == game.id)).all())
     rows = db.session.execute(select(Event.seq, Event.seat, Event.payload, Event.action)
                               .where(Event.game_id == game.id).order_by(Event.seq)).all()
-    names = {seat.seat: seat.name for seat in game.seats}
-    common = {"game_id": game.id, "players": [names.get(seat) for seat in range(len(game.seats))],
-              "rules": game.rules}
+    # Named as the views name them: the house bot's seat also says its level ("House (level 3)").
+    common = {"game_id": game.id, "rules": game.rules,
+              "players": [player_entry(seat.seat, seat.name, seat.bot_level) for seat in game.seats]}
     if is_table_state(game.state):
         return {**common, **replay_table(game, decks, rows)}
     cuts = [row.payload["cards"] for row in rows if row.payload.get("type") == "cut"]

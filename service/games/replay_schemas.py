@@ -13,12 +13,13 @@ from .table_schemas import (
     FORMATS,
     PHASES,
     TABLE_SEAT_COUNTS,
+    TablePlayerSchema,
     TableResultSchema,
     TableScoresSchema,
     seat_list,
     table_seat,
 )
-from .view_schemas import BothHandsSchema, MatchResultSchema, SheetLineSchema
+from .view_schemas import BothHandsSchema, MatchResultSchema, PlayerSchema, SheetLineSchema
 
 
 def replay_kind(kind: str) -> f.String:
@@ -45,7 +46,8 @@ class GameReplaySchema(ma.Schema):
     """A finished two-seat match move by move, replayed through the rules engine from its decks."""
     kind = replay_kind("game")
     game_id = f.String(required=True)
-    players = f.List(f.String(allow_none=True), required=True, **doc("The seats' names, seat 0's first"))
+    players = f.List(f.Nested(PlayerSchema), required=True, **doc(
+        "The seats, seat 0's first, as GameView names them (the house bot's seat with its `level`)"))
     rules = f.Dict(required=True, **doc("The game's rules, as in GameView"))
     first_dealer = seat_field("Who dealt the first hand", required=True)
     steps = f.List(f.Nested(ReplayStepSchema), required=True, **doc("Every deal and move, in order"))
@@ -85,7 +87,7 @@ class TableReplaySchema(ma.Schema):
     """A finished table (3, 4, 6 or 8 seats) move by move, replayed through the rules engine from its decks."""
     kind = replay_kind("table")
     game_id = f.String(required=True)
-    players = f.List(f.String(allow_none=True), required=True, **doc("The seats' names, by seat"))
+    players = f.List(f.Nested(TablePlayerSchema), required=True, **doc("Every seat, in order, as TableView names them"))
     rules = f.Dict(required=True, **doc("The game's rules, as in TableView"))
     format = f.String(required=True, validate=v.OneOf(FORMATS))
     seats = f.Integer(required=True, validate=v.OneOf(TABLE_SEAT_COUNTS))

@@ -3,12 +3,12 @@ from __future__ import annotations
 
 import json
 
-from flask import Response, g, request, stream_with_context, url_for
+from flask import Response, g, stream_with_context, url_for
 from flask_smorest import Blueprint
 
 from ..core.errors import ENGINE_CODES, Problem
-from ..core.extensions import db
 from ..core.openapi import ref
+from ..core.pool import ends_cleanly
 from ..core.web import (
     BEARER,
     ETAG_HEADER,
@@ -20,12 +20,11 @@ from ..core.web import (
     check_if_match_syntax,
     etag_headers,
     idempotency_key,
-    parse_json_body,
     problems,
+    require_json_body,
 )
 from ..rules import Rules
-from . import changes, deadlines, messages, move_reads, move_writes, moves, seating, store, views, waiting
-from .action_schemas import action_errors
+from . import changes, deadlines, moves, seating, store, views, waiting
 from .codes import CLOCK_CODES
 from .event_schemas import EventsPageSchema
 from .examples import CREATED_EXAMPLE, EVENTS_EXAMPLE, JOINED_EXAMPLE
@@ -44,24 +43,7 @@ from .view_schemas import VIEW_EXAMPLE
 games = Blueprint("games", __name__, description="Games, seats, moves and history")
 
 
-@games.before_request
-def require_json_body():
-    """Every POST (and PATCH) carries one JSON document: check size (413), media type (415), syntax (400)."""
-    if request.method not in ("POST", "PATCH"):
-        return
-    if not request.is_json:
-        raise Problem("unsupported-media-type",
-                      f"send the body as application/json, not {request.mimetype or 'no media type'}")
-    body = request.get_data(cache=True) or b""
-    limit = request.max_content_length
-    if request.content_length is None and limit is not None and len(body) >= limit:
-        # A streamed (chunked) body has no length to refuse up front, and werkzeug stops reading
-        # it at the limit without a word: what it read is only the beginning of the body.
-        raise Problem("payload-too-large", f"the body is larger than the limit of {limit} bytes")
-    try:
-        g.json_body = parse_json_body(body)  # the one parse: the route reads it from here
-    except ValueError as exc:
-        raise Problem("malformed-json", f"the body is not valid JSON: {exc}") from None
+games.before_request(require_json_body)
 
 
 def json_answer(text: str, status: int, version: int) -> Response:
@@ -83,11 +65,15 @@ STREAM_DESCRIPTION = (
     "The stream ends when the match is over, after an hour, or when the server restarts; reconnect with "
     "Last-Event-ID. At the end of a two-seat match whose seats are not both players', it stays open for a "
     "seat rematch: when the other seat offers one (the game's version moves on), the new view is followed "
-    "by `event: rematch_offered` (what accepting takes, at the same id), and the stream ends; the seat that "
-    "offered gets the new view, and its stream ends. A token holds at most 4 waiting requests (streams and "
+    "by `event: rematch_offered` (what accepting or declining takes, at the same id), and the stream ends; the "
+    "seat that offered gets the new view and its stream stays open for the answer: a decline comes as "
+    "`event: rematch_declined` (who declined, the reason code if any) after the view it made, an acceptance "
+    "as that view alone, and the stream ends. A token holds at most 4 waiting requests (streams and "
     "long-polls); past that, a "
     "request for this game takes the place of the token's oldest wait for it (which ends), and any other "
-    "gets 429; so does an address past its share of the server's waits.")
+    "gets 429; so does an address past its share of the server's waits. A full server makes room for an "
+    "address holding fewer waits: the oldest wait of the address holding the most ends (unless none holds "
+    "more than yours would after: 429).")
 STREAM_EXAMPLE = (f"retry: 2000\n\nid: {VIEW_EXAMPLE['version']}\nevent: view\n"
                   f"data: {json.dumps({'event': 'view', **VIEW_EXAMPLE}, separators=(',', ':'))}\n\n: keep-alive\n\n")
 
@@ -103,12 +89,16 @@ def links(game_id: str) -> dict:
 @games.response(201, CreatedGameSchema, example=CREATED_EXAMPLE, headers={
     "Location": {"description": "The game's URL", "schema": {"type": "string"}}, **ETAG_HEADER})
 @problems(games, "malformed-json", "payload-too-large", "unsupported-media-type", "validation-error",
-          "invalid-option", "too-many-confirmations", "too-many-invitations", "invitation-refused")
+          "invalid-option", "too-many-confirmations", "too-many-invitations", "invitation-refused", "name-not-allowed",
+          "name-reserved", "name-taken", "name-confusable")
 def create_game(args):
     """Create a game of 2, 3, 4, 6 or 8 seats and take seat 0. The token and the invite codes (one per
-    other seat) are shown once only; `invite_emails` mails each seat its own code."""
+    other seat) are shown once only; `invite_emails` mails each seat its own code. The name may not be a
+    registered player's (`name-taken`) or look like one (`name-confusable`) unless the request carries
+    that player's token (`Authorization: Bearer`), nor the house bot's (`name-reserved`)."""
     rules = Rules.from_dict(args["rules"])
     with store.transaction():
+        changes.check_seat_name(args["name"])
         game, token, invites = seating.open_game(rules, args["name"], args["seats"], args["move_time_hours"])
         added = changes.after_seat_taken(game, None, 0, args, deadlines.now(), invites=invites)
         view = json.loads(views.publish_views(game, None)[0])
@@ -124,11 +114,14 @@ def create_game(args):
 @games.arguments(JoinGameSchema, example={"invite_code": "pX0c...", "name": "Bob"})
 @games.response(201, JoinedGameSchema, headers=ETAG_HEADER, example=JOINED_EXAMPLE)
 @problems(games, "malformed-json", "payload-too-large", "unsupported-media-type", "validation-error",
-          "invalid-invite", "game-full", "too-many-confirmations")
+          "invalid-invite", "game-full", "too-many-confirmations", "name-not-allowed", "name-reserved",
+          "name-taken", "name-confusable")
 def join_game(args, game_id):
     """Take the seat the invite code opens; when every seat is taken the first hand is dealt.
-    The token is shown once only."""
+    The token is shown once only. The name is checked as POST /games checks it: not a registered
+    player's, nor like one, unless the request carries that player's token."""
     with store.transaction():
+        changes.check_seat_name(args["name"])
         game, match, token, seat = seating.take_seat(game_id, args["invite_code"], args["name"])
         added = changes.after_seat_taken(game, match, seat, args, deadlines.now())
         view = json.loads(views.publish_views(game, match)[seat])
@@ -147,10 +140,7 @@ def join_game(args, game_id):
 def get_game(query, game_id):
     """The caller's view of the game. Send If-None-Match with the last ETag to poll cheaply; add
     ?wait=N (up to 60) to have the answer wait until the game changes (long-poll)."""
-    token = bearer_token()
-    version, _, view = views.read_view(game_id, token)
-    if query.get("wait") and waiting.unchanged(version, query):
-        version, _, view = waiting.wait_for_view(game_id, token, version, query["wait"])
+    version, view = waiting.view_when_asked(game_id, bearer_token(), query)
     if waiting.unchanged(version, query):
         return Response(status=304, headers=etag_headers(version))
     return json_answer(view, 200, version)
@@ -165,19 +155,13 @@ def get_game(query, game_id):
 @problems(games, "invalid-token", "validation-error", "too-many-waiters")
 def stream_game(game_id):
     """The caller's view as Server-Sent Events: now, and after every change (`id` is the version)."""
-    token = bearer_token()
-    version, seat, view = views.read_view(game_id, token)
-    last_seen = waiting.last_event_id()
-    if last_seen == version and waiting.is_finished(view) and not waiting.what_follows(game_id, seat, view).may_come:
+    opened = waiting.open_stream(game_id, bearer_token())
+    if opened is None:
         return Response(status=204)  # no Content-Type: core.web.untyped_when_empty takes it off
-    after_message = messages.newest_id(game_id)  # messages written from now on come as `message` events
-    slot = waiting.take_game_slot(game_id)
-    db.session.rollback()  # a stream holds no pooled connection between its reads
-    response = Response(stream_with_context(waiting.stream(game_id, token, seat, version, view, last_seen, slot,
-                                                           after_message)),
-                        mimetype="text/event-stream",
+    frames, closed = opened
+    response = Response(stream_with_context(ends_cleanly(frames)), mimetype="text/event-stream",
                         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
-    response.call_on_close(lambda: waiting.slots.give_back(slot))
+    response.call_on_close(closed)
     return response
 
 
@@ -194,44 +178,19 @@ def stream_game(game_id):
 def post_action(game_id):
     """Make one move. The engine decides; the answer is the new view. A retry with the same
     Idempotency-Key returns the first answer and never applies twice."""
-    body, token = g.json_body, bearer_token()
-    key, bad_key = _idempotency_key_or_fault()
-    try:  # most moves: a transaction of their own, outside the session
-        with moves.own_transaction() as connection:
-            text, status, version = _move(connection, game_id, token, key, bad_key, body)
-    except moves.NeedsSession:  # rolled back before it wrote: made again with the session's ORM work
-        with store.transaction():
-            text, status, version = _move(moves.driver(), game_id, token, key, bad_key, body)
-    return json_answer(text, status, version)
+    made = moves.make(game_id, g.json_body, token=bearer_token(), pre=_preconditions())
+    return json_answer(made.text, made.status, made.version)
 
 
-def _move(connection, game_id: str, token: str, key: str | None, bad_key, body) -> tuple[str, int, int]:
-    """The move in the connection's transaction: (the view's JSON text, status, version)."""
-    # The token, the headers' form, a replay, the action's form, and only then the game's state.
-    move = move_reads.lock(connection, game_id, token, key)  # one statement: everything the move reads
-    if bad_key is not None:
-        raise bad_key
-    check_if_match_syntax()
-    if (earlier := move_reads.earlier_answer(move, key, body)) is not None:
-        answer, status, version = earlier
-        return views.view_text(answer), status, version  # a view, sent as first answered
-    if (fault := action_errors(body)) is not None:
-        raise Problem("invalid-action", fault)
-    check_if_match(move.version)
-    if connection.pending is not None and move_reads.needs_session(move, body):
-        raise moves.NeedsSession
-    version, view, text = moves.play(connection, move, body)
-    move_writes.remember_answer(connection, move, key, body, version, view)
-    return text, 200, version
-
-
-def _idempotency_key_or_fault() -> tuple[str | None, Problem | None]:
-    """The key, read before the game is (the lock brings its first answer along); a malformed
-    one is refused after the token is checked, as an invalid token is told first."""
+def _preconditions() -> moves.Preconditions:
+    """The key and If-Match, read before the game is (the lock brings the key's first answer
+    along); a malformed one is refused after the token is checked, as an invalid token is told first."""
     try:
-        return idempotency_key(), None
+        key = idempotency_key()
+        check_if_match_syntax()
     except Problem as fault:
-        return None, fault
+        return moves.Preconditions(refused=fault)
+    return moves.Preconditions(key=key, version=check_if_match)
 
 
 @games.route("/games/<game_id>/events", methods=["GET"])

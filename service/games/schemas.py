@@ -12,11 +12,13 @@ from marshmallow import validate as v
 from ..core.fields import NameField, StrictSchema, WholeNumber, doc
 from ..core.openapi import DOC_KEY, ref
 from ..rules import options as rule_options
-from .contact_fields import ContactFields, ContactOutSchema, InviteFields
+from .contact_fields import ContactFields, ContactOutSchema, HintFields, InviteFields
+from .deadlines import DEFAULT_MOVE_TIME_HOURS, MAX_MOVE_TIME_HOURS
 from .fields import Documented, RulesChoiceField, seat_field
 from .table_game import MAX_SEAT, SEAT_COUNTS
 
-MOVE_TIME_HOURS = WholeNumber(load_default=72, allow_none=True, validate=v.Range(1, 24 * 60), metadata={
+MOVE_TIME_HOURS = WholeNumber(load_default=DEFAULT_MOVE_TIME_HOURS, allow_none=True,
+                              validate=v.Range(1, MAX_MOVE_TIME_HOURS), metadata={
     "description": "Time per move in hours (default 72, i.e. 3 days); null for no deadlines", "example": 72})
 
 
@@ -41,7 +43,7 @@ def rules_schema(*, all_required: bool) -> dict:
     return schema
 
 
-class CreateGameSchema(StrictSchema, ContactFields, InviteFields):
+class CreateGameSchema(StrictSchema, ContactFields, InviteFields, HintFields):
     name = NameField()
     # Loaded loosely and checked by the engine, which names the option it refuses (invalid-option).
     rules = RulesChoiceField(load_default=dict, **doc(
@@ -60,7 +62,7 @@ class CreateGameSchema(StrictSchema, ContactFields, InviteFields):
         "own (`invites` in the answer); the first hand is dealt when every seat is taken", example=2))
 
 
-class JoinGameSchema(StrictSchema, ContactFields):
+class JoinGameSchema(StrictSchema, ContactFields, HintFields):
     invite_code = f.String(required=True, validate=v.Length(1, 100),
                            **doc("The invite code the creator received", example="q3Jw..."))
     name = NameField()

@@ -11,7 +11,7 @@ from ..core.errors import Problem
 from ..core.extensions import db
 from ..core.tokens import hash_secret, new_game_id, new_invite_code, new_token
 from ..rules import InvalidRules, Match, Rules
-from . import deadlines, deals, move_reads, moves, store
+from . import deadlines, deals, move_reads, move_transaction, moves, store
 from .models import Game, Seat, utcnow
 from .table_game import TableGame
 
@@ -96,7 +96,7 @@ def take_seat(game_id: str, invite_code: str, name: str, first_dealer: int | Non
         else Match.new(rules, first_dealer=first_dealer)
     events = deals.cut_for_first_dealer(match) if cut else []
     db.session.flush()  # the seat taken, then the first hand dealt by the move path (its clock, hooks, views)
-    connection = moves.driver()
+    connection = move_transaction.driver()
     moves.record(connection, move_reads.lock_seat(connection, game.id, seat.seat), match, None, None, events,
                  deadlines.now())
     game = db.session.get(Game, game.id, populate_existing=True)  # as the move path left it

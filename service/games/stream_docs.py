@@ -17,7 +17,7 @@ from .view_schemas import GameViewSchema
 
 STREAM_AS_TEXT = ("The whole stream's text, as a client that reads the body at once gets it: frames of "
                   "`id:`, `event:` and `data:` lines, each ended by a blank line; lines starting with `:` "
-                  "are comments (keep-alives). Read it frame by frame (README: Reading the streams)")
+                  "are comments (keep-alives). Read it frame by frame (docs/api.md: Reading the streams)")
 
 
 def last_event_id(description: str) -> dict:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 
-from sqlalchemy import bindparam, select, update
+from sqlalchemy import bindparam, func, select, update
 
 from ..core import fastjson, wakeup
 from ..core.database import begin_read_only
@@ -14,7 +14,7 @@ from ..core.extensions import db
 from ..core.tokens import hash_secret
 from ..rules import Match, Rules, redact_event
 from . import deadlines, second_deck, store, table_clocks
-from .models import Deal, Event, Game, Seat
+from .models import Deal, Event, Game, GameMessage, Seat
 from .table_game import TableGame, is_table_state, redact_table_event
 
 _games, _seats, _deals = Game.__table__, Seat.__table__, Deal.__table__
@@ -75,7 +75,7 @@ def envelope(game_id: str, version: int, status: str, names: list[tuple], deadli
         "game_id": game_id,
         "version": version,
         "status": status,
-        "players": [_player(*named) for named in names],
+        "players": [player_entry(*named) for named in names],
         "deadline": _iso(deadline),
         "deal_commitment": commitment,
         "revealed_deals": [{"hand": hand, "deck": deck, "salt": salt, "commitment": committed}
@@ -83,7 +83,7 @@ def envelope(game_id: str, version: int, status: str, names: list[tuple], deadli
     }
 
 
-def _player(seat: int, name: str | None, level: int | None = None) -> dict:
+def player_entry(seat: int, name: str | None, level: int | None = None) -> dict:
     """A seat's entry in `players`; the house bot's seat also says the level it plays at."""
     return {"seat": seat, "name": name} if level is None else {"seat": seat, "name": name, "level": level}
 
@@ -109,16 +109,22 @@ def publish_views(game: Game, match: Match | None) -> dict[int, str]:
     return texts
 
 
+_NEWEST_MESSAGE = (select(func.coalesce(func.max(GameMessage.id), 0)).where(GameMessage.game_id == _games.c.id)
+                   .correlate(_games).scalar_subquery().label("newest_message"))
+
+
 @functools.cache
-def _stored_view(opens_seat):
-    return (select(_games.c.version, _seats.c.seat, _seats.c.view_version, _seats.c.view_body)
+def _stored_view(opens_seat, newest_message: bool = False):
+    columns = [_games.c.version, _seats.c.seat, _seats.c.view_version, _seats.c.view_body]
+    return (select(*columns, *([_NEWEST_MESSAGE] if newest_message else []))
             .select_from(_games.join(_seats, _seats.c.game_id == _games.c.id))
             .where(_games.c.id == bindparam("game"), opens_seat))
 
 
-def read_view(game_id: str, token: str) -> tuple[int, int, str]:
+def read_view(game_id: str, token: str, newest_message: bool = False) -> tuple:
     """(version, seat, view JSON text) for the seat the token opens: the stored view when it is
-    the current version's (one indexed read, no match loaded), else computed now."""
+    the current version's (one indexed read, no match loaded), else computed now. With
+    `newest_message`, the stored view's tuple also ends with the game's newest message id."""
     if not store.could_be_game_id(game_id):
         raise invalid_token()
     # A pooled DBAPI connection of its own and one statement in driver SQL, alone (on PostgreSQL in
@@ -126,11 +132,11 @@ def read_view(game_id: str, token: str) -> tuple[int, int, str]:
     # PostgreSQL a BEGIN and a ROLLBACK, cost more than the read.
     params = {"game": game_id, "token_hash": hash_secret(token)}
     with one_statement(db.engine) as connection:
-        row = connection.execute(_stored_view(store.token_opens_seat()), params).first()
+        row = connection.execute(_stored_view(store.token_opens_seat(), newest_message), params).first()
     if row is None:
         raise store.refusal(params)
     if row.view_version == row.version and row.view_body is not None:
-        return row.version, row.seat, row.view_body
+        return (row.version, row.seat, row.view_body, *([row.newest_message] if newest_message else []))
     # A game last changed before views were stored: compute it, from one consistent read.
     begin_read_only()
     row = db.session.execute(store.seat_query(), store.seat_params(game_id, token)).first()

@@ -1,9 +1,13 @@
 """Waiting for a move: the long-poll (GET /games/{id}?wait=N) and the stream (GET /games/{id}/stream).
 
-Neither holds a transaction or a pooled connection while it waits: it reads, gives the connection
-back, sleeps on its Waiter (service/core/wakeup.py), which a committed change to the game wakes at
-once on every process, and reads again. Under the production server (gevent, service/core/server.py)
-a waiting request costs a greenlet and a socket, not a thread.
+Neither holds a transaction or a pooled connection while it waits, nor reads anything until a
+change wakes it: its Waiter (service/core/wakeup.py) joins the game's wake-ups before the request's
+one read (the view; for a stream, the view and the newest message's id in one statement), so
+nothing committed after that read is missed, and the connection is given back before it sleeps.
+A committed change wakes it at once on every process, saying what changed: a move (the version:
+one statement reads the view) or a message (the stream reads the messages after its last one).
+A stream's keep-alive and a long-poll's timeout read nothing. Under the production server (gevent,
+service/core/server.py) a waiting request costs a greenlet and a socket, not a thread.
 
 The caps on how many may wait (per token, per address, per process) and the settings are in
 waiting_slots.py; a wait ends early when its client closes the connection (service/core/hangup.py)
@@ -15,15 +19,12 @@ import json
 import time
 
 from flask import request
-from sqlalchemy import bindparam, select
 
 from ..core import metrics
-from ..core.database import READ_ONLY
 from ..core.errors import Problem
 from ..core.extensions import db
 from ..core.wakeup import game_key, hub
 from . import changes, messages, views
-from .models import Game
 from .waiting_slots import Slot, setting, slots, take_slot
 
 MAX_WAIT = 60
@@ -37,36 +38,44 @@ def unchanged(version: int, query: dict) -> bool:
     return not_modified(version) or query.get("version") == version
 
 
-_VERSION = select(Game.version).where(Game.id == bindparam("game"))
-
-
-def current_version(game_id: str) -> int | None:
-    with db.engine.connect().execution_options(**{READ_ONLY: True}) as connection:
-        return connection.execute(_VERSION, {"game": game_id}).scalar()
+def view_when_asked(game_id: str, token: str, query: dict) -> tuple[int, str]:
+    """The caller's (version, view); with ?wait=N when the client has that version already, once
+    the game moved past it or after N seconds (the long-poll). One read for a new waiter, one after
+    each wake-up by a move, none at the timeout (the client has the version: 304)."""
+    if not query.get("wait"):
+        version, _, view = views.read_view(game_id, token)
+        return version, view
+    with hub().watch(game_key(game_id)) as waiter:  # before the read: no change slips in between
+        version, _, view = views.read_view(game_id, token)
+        if unchanged(version, query):
+            version, view = wait_for_view(game_id, token, version, view, query["wait"], waiter)
+    return version, view
 
 
 def take_game_slot(game_id: str) -> Slot:
     return take_slot(game_key(game_id))
 
 
-def wait_for_view(game_id: str, token: str, version: int, seconds: float) -> tuple[int, int, str]:
-    """Wait up to `seconds` for the game to move past `version`; then (version, seat, view) as
-    views.read_view answers."""
+def wait_for_view(game_id: str, token: str, version: int, view: str, seconds: float, waiter) -> tuple[int, str]:
+    """Wait up to `seconds` on `waiter` (joined before `version` was read) for the game to move past
+    it; then the (version, view) to answer."""
     give_up = time.monotonic() + min(seconds, MAX_WAIT)
     slot = take_game_slot(game_id)
     try:
-        with metrics.waiting("long-poll"), slot.waiting(version) as waiter:
+        with metrics.waiting("long-poll"), slot.waiting(version, waiter):
             db.session.rollback()  # no transaction, no pooled connection held while waiting
-            # Read after watching, so no change slips in between; a wake-up may be spurious (a
-            # listener reconnecting wakes everyone), so look again before answering.
-            while current_version(game_id) == version and not hub().closing and not slot.over:
+            while not hub().closing and not slot.over:
                 left = give_up - time.monotonic()
-                if left <= 0:
+                if left <= 0 or not waiter.wait(left):
                     break
-                waiter.wait(left)
+                moved, _ = waiter.news()  # a message's wake-up is no news for a view
+                if moved:  # (a wake-up may be spurious: a listener reconnecting wakes everyone)
+                    version, _, view = views.read_view(game_id, token)
+                    if version != waiter.version:
+                        break
     finally:
         slots.give_back(slot)
-    return views.read_view(game_id, token)
+    return version, view
 
 
 # -- the stream ---------------------------------------------------------------------------------
@@ -106,45 +115,77 @@ def what_follows(game_id: str, seat: int, view_text: str) -> changes.AfterTheEnd
         db.session.rollback()  # hand the connection back before waiting
 
 
+def open_stream(game_id: str, token: str):
+    """The stream's (frames, what its response calls when it closes), or None when nothing more
+    will come (204). Its Waiter joins before the one read of the view and the newest message's id."""
+    waiter = hub().join(game_key(game_id))
+    try:
+        version, seat, view, after_message = start_of_stream(game_id, token)
+        last_seen = last_event_id()
+        if last_seen == version and is_finished(view) and not what_follows(game_id, seat, view).may_come:
+            waiter.leave()
+            return None
+        slot = take_game_slot(game_id)
+    except BaseException:
+        waiter.leave()
+        raise
+    db.session.rollback()  # a stream holds no pooled connection between its reads
+
+    def closed():
+        slots.give_back(slot)
+        waiter.leave()
+    return stream(game_id, token, seat, version, view, last_seen, slot, waiter, after_message), closed
+
+
+def start_of_stream(game_id: str, token: str) -> tuple[int, int, str, int]:
+    """(version, seat, view, the newest message's id): one statement when the view is stored."""
+    found = views.read_view(game_id, token, newest_message=True)
+    return found if len(found) == 4 else (*found, messages.newest_id(game_id))
+
+
 def stream(game_id: str, token: str, seat: int, version: int, view_text: str, last_seen: int | None, slot: Slot,
-           after_message: int = 0):
+           waiter, after_message: int = 0):
     """The stream's text, as a generator: the view now (unless the client has it), then the view
     after every change and each message the seat may see after `after_message` (games/messages.py),
-    a keep-alive comment when quiet. At the match's end the view is followed by
+    a keep-alive comment when quiet (it reads nothing). At the match's end the view is followed by
     what the end still holds for the seat (a rematch offered to it: changes.after_the_end), and the
     stream ends, unless something may still come (a rematch not offered yet): then it stays open for
     it. It also ends after STREAM_MAX_SECONDS, when the server stops (the client reconnects with
-    Last-Event-ID), when the client leaves, or when the token's newer wait takes `slot`'s place."""
+    Last-Event-ID), when the client leaves, or when the token's newer wait takes `slot`'s place.
+    `waiter` joined the game's wake-ups before `version` was read; it is left when the stream ends."""
     keepalive, ends = setting("STREAM_KEEPALIVE_SECONDS"), time.monotonic() + setting("STREAM_MAX_SECONDS")
-    with metrics.waiting("stream"), slot.waiting(version) as waiter:
-        if current_version(game_id) != version:  # moved before we watched: read it at once
-            waiter.wake()
-        yield "retry: 2000\n\n"  # EventSource: reconnect after 2 s
-        follows = what_follows(game_id, seat, view_text)
-        if last_seen != version:
-            yield sse_view(version, view_text)
-            for event in follows.events if follows else ():
-                yield sse_event(version, event)
-        while (follows is None or follows.may_come) and not hub().closing and time.monotonic() < ends:
-            woken = waiter.wait(min(keepalive, ends - time.monotonic()))
-            if slot.over:
-                return
-            try:
-                new_version, _, new_text = views.read_view(game_id, token) if woken else (version, seat, view_text)
-                # Messages move no version: read on every wake-up, and when quiet (a lost wake-up).
-                said = messages.page(game_id, seat, after_message, 50)["messages"]
-            except Problem:  # the token was revoked meanwhile: the stream ends
-                return
-            finally:
-                db.session.rollback()  # hand the connection back before waiting again
-            if new_version != version:
-                version, view_text, waiter.version = new_version, new_text, new_version
+    try:
+        with metrics.waiting("stream"), slot.waiting(version, waiter):
+            yield "retry: 2000\n\n"  # EventSource: reconnect after 2 s
+            follows = what_follows(game_id, seat, view_text)
+            if last_seen != version:
                 yield sse_view(version, view_text)
-                follows = what_follows(game_id, seat, view_text)
                 for event in follows.events if follows else ():
                     yield sse_event(version, event)
-            for message in said:  # its id is the game's version: a reconnection still names a version
-                after_message = message["id"]
-                yield sse_event(version, {"event": "message", **message})
-            if not woken and not said:
-                yield ": keep-alive\n\n"
+            while (follows is None or follows.may_come) and not hub().closing and time.monotonic() < ends:
+                if not waiter.wait(min(keepalive, ends - time.monotonic())):
+                    yield ": keep-alive\n\n"
+                    continue
+                if slot.over:
+                    return
+                moved, chatted = waiter.news()
+                if not (moved or chatted):
+                    continue
+                try:  # one read, on a connection given back at once
+                    new_version, _, new_text = views.read_view(game_id, token) if moved else (version, seat, view_text)
+                    said = messages.page(game_id, seat, after_message, 50)["messages"] if chatted else []
+                except Problem:  # the token was revoked meanwhile: the stream ends
+                    return
+                finally:
+                    db.session.rollback()  # hand the connection back before waiting again
+                if new_version != version:
+                    version, view_text, waiter.version = new_version, new_text, new_version
+                    yield sse_view(version, view_text)
+                    follows = what_follows(game_id, seat, view_text)
+                    for event in follows.events if follows else ():
+                        yield sse_event(version, event)
+                for message in said:  # its id is the game's version: a reconnection still names a version
+                    after_message = message["id"]
+                    yield sse_event(version, {"event": "message", **message})
+    finally:
+        waiter.leave()

@@ -11,7 +11,7 @@ Settings (app.config, else the environment, else the default):
     STREAM_KEEPALIVE_SECONDS 15 a comment line on a quiet stream (proxies close silent ones)
     STREAM_MAX_SECONDS   3600   a stream then ends; EventSource reconnects with Last-Event-ID
 
-Beyond the address's share or the process's cap a wait is refused with 429 `too-many-waiters` and
+Beyond the token's cap or the address's share a wait is refused with 429 `too-many-waiters` and
 Retry-After. A client that reconnects before the server saw it leave takes its own place back: when
 a cap is reached and the token already waits for the same thing (the same game, or the same
 player's stream), the newest request takes the place of the oldest such wait, which ends (a stream
@@ -20,13 +20,23 @@ five games would otherwise take each other's places in turn, each re-poll ending
 A wait whose client closed its connection gives its place back at once (service/core/hangup.py
 watches the socket while it waits); before refusing anyone, the token's and the address's waits
 are also looked at for a client gone.
+
+The process's cap is shared max-min fair between address groups (issue 38): a few addresses, each
+within its share, may fill WAIT_PER_PROCESS (three at a third each, where WAIT_ADDRESS_SHARE allows
+it), but then a newcomer whose
+group holds n waits takes the place of the oldest wait of the heaviest group, if that group holds
+more than n + 1 (more than the newcomer's would after); that wait ends as one taken over ends. So
+an address always gets a place while any address holds more than it would after, and only when
+every group holds at most n + 1 is the newcomer refused (429, "the server"). Equal groups never
+take each other's places in turn. The groups are kept by count (groups_by_count), so finding the
+heaviest scans nothing however many addresses wait.
 """
 from __future__ import annotations
 
 import ipaddress
 import os
 import threading
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 
 from flask import current_app, request
 
@@ -74,9 +84,11 @@ class Slot:
         self._waiter = None
 
     @contextmanager
-    def waiting(self, version: int | None):
-        """A Waiter on the slot's key (service/core/wakeup.py) that end() wakes, as does the client leaving."""
-        with hub().watch(self.key, version) as waiter:
+    def waiting(self, version: int | None, waiter=None):
+        """A Waiter on the slot's key (service/core/wakeup.py) that end() wakes, as does the client
+        leaving: `waiter` when the caller joined one before its read (and leaves it), else a new one."""
+        with nullcontext(waiter) if waiter is not None else hub().watch(self.key, version) as waiter:
+            waiter.version = version
             self._waiter = waiter
             if self.over:
                 waiter.wake()
@@ -100,6 +112,8 @@ class Slots:
         self._lock = threading.Lock()
         self.by_token: dict[str, list[Slot]] = {}  # oldest first
         self.by_group: dict[str, list[Slot]] = {}
+        self.groups_by_count: dict[int, dict[str, None]] = {}  # n -> the groups holding n waits, in order
+        self.heaviest = 0  # the most waits any group holds
         self.total = 0
 
     def take(self, token: str, address: str, key: str, connection=None) -> Slot:
@@ -135,10 +149,22 @@ class Slots:
             if full is None:
                 self._uncount(oldest)
                 return oldest
+        if full == "the server":  # within its own caps: the heaviest address group makes room
+            heaviest = self._heaviest_oldest(new.group)
+            if heaviest is not None:
+                self._uncount(heaviest)
+                return heaviest
         raise Problem("too-many-waiters",
                       f"{full} already holds as many waiting requests as it may; close one first "
                       f"(or retry in {RETRY_AFTER_SECONDS} s)",
                       headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
+
+    def _heaviest_oldest(self, group: str) -> Slot | None:
+        """The oldest wait of the group holding the most, if it holds more than `group` would with
+        one more (max-min fairness: the newcomer's group still holds fewer after); else None."""
+        if self.heaviest <= len(self.by_group.get(group, ())) + 1:
+            return None
+        return self.by_group[next(iter(self.groups_by_count[self.heaviest]))][0]
 
     def _full(self, new: Slot, leaving: Slot | None = None) -> str | None:
         """What has no room for `new` (were `leaving` gone), or None."""
@@ -155,6 +181,7 @@ class Slots:
     def _count(self, slot: Slot) -> None:
         self.by_token.setdefault(slot.token, []).append(slot)
         self.by_group.setdefault(slot.group, []).append(slot)
+        self._regroup(slot.group, len(self.by_group[slot.group]) - 1)
         self.total += 1
         slot.counted = True
 
@@ -166,7 +193,23 @@ class Slots:
             index[key].remove(slot)
             if not index[key]:
                 del index[key]
+        self._regroup(slot.group, len(self.by_group.get(slot.group, ())) + 1)
         self.total -= 1
+
+    def _regroup(self, group: str, was: int) -> None:
+        """Move `group` from the groups holding `was` waits to those holding what it holds now (one
+        more or one fewer), keeping `heaviest`."""
+        now = len(self.by_group.get(group, ()))
+        if was:
+            self.groups_by_count[was].pop(group)
+            if not self.groups_by_count[was]:
+                del self.groups_by_count[was]
+        if now:
+            self.groups_by_count.setdefault(now, {})[group] = None
+        if now > self.heaviest:
+            self.heaviest = now
+        elif was == self.heaviest and was not in self.groups_by_count:
+            self.heaviest = now  # the one heaviest group gave one up: it holds the most still
 
 
 slots = Slots()

@@ -40,7 +40,7 @@ def smtpd_command(host: str, port: int) -> None:
     """Listen for replies by SMTP (moves by email) until stopped."""
     import logging
 
-    from .smtpd import controller
+    from .inbound.smtpd import controller
     logging.getLogger("mail.log").setLevel(logging.WARNING)  # aiosmtpd logs every SMTP command at INFO
     listener = controller(current_app._get_current_object(), host, port)
     listener.start()
@@ -57,8 +57,8 @@ def smtpd_command(host: str, port: int) -> None:
               "(Postfix: ${sender}); checked against the seat's address like From.")
 def inbound_command(recipient: tuple[str, ...], sender: str | None) -> None:
     """Handle one message read from standard input (for an MTA pipe)."""
-    from .inbound import receive
-    from .mime_shape import Refused
+    from .inbound.mime_shape import Refused
+    from .inbound.replies import receive
     try:
         outcome = receive(sys.stdin.buffer.read(), list(recipient), sender)
     except Refused as exc:  # no retry would read it: the MTA bounces it instead

@@ -13,10 +13,12 @@ MAIL_CODES = {
                                      "(or one older than the keys are kept); nothing was changed"),
 }
 
-# A seat's webhook deliveries log (deliveries.py).
+# A seat's webhook deliveries log (webhooks/deliveries.py), and push subscriptions (push/subscriptions.py).
 WEBHOOK_CODES = {
     "delivery-not-found": (404, "the seat has no webhook delivery with this webhook-id"),
     "delivery-not-sendable": (409, "the delivery cannot be sent again: it was never composed, or the seat has "
                                    "no webhook_url now"),
     "delivery-in-flight": (409, "a worker is delivering this call right now; ask again shortly"),
+    "too-many-push-subscriptions": (409, "the seat (or player) has PUSH_SUBSCRIPTIONS_PER_OWNER browsers subscribed "
+                                         "already; remove one first; nothing was changed"),
 }

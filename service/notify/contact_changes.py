@@ -6,16 +6,18 @@ from __future__ import annotations
 from datetime import datetime
 
 from ..core.errors import Problem
-from . import confirm, dispatch, invitations
-from .addresses import normalised
+from . import dispatch
+from .consent import confirm
+from .consent.addresses import normalised
 from .contacts import contact_of, public, set_contact
+from .inbound import invitations
 
 
 def apply(game, match, seat: int, fields: dict, moment: datetime) -> dict:
     """Store the contact fields given (a validation-error problem if one is bad) and answer with
     the seat's settings. A newly given email or webhook hears about the game at once if it is
     under way, so the seat has a mail to reply to without waiting for the next turn; an address
-    its owner has not confirmed yet is only sent the confirmation mail (confirm.py)."""
+    its owner has not confirmed yet is only sent the confirmation mail (consent/confirm.py)."""
     before = contact_of(game.id, seat)
     old_email = before.email if before else None
     try:
@@ -36,7 +38,7 @@ def seat_taken(game, match, seat: int, args: dict, moment: datetime,
     if any were given (the answer's `contact`); at creation, an `invite_email` (seat 1) or
     `invite_emails` (a seat each, in order) is sent the invitation with its seat's invite code,
     which only the creator has."""
-    fields = {name: args[name] for name in ("email", "mail_mode", "webhook_url") if name in args}
+    fields = {name: args[name] for name in ("email", "mail_mode", "push_mode", "webhook_url") if name in args}
     answer = {"contact": apply(game, match, seat, fields, moment)} if fields else None
     if invites and (args.get("invite_email") or args.get("invite_emails")):
         if args.get("invite_email"):

@@ -7,42 +7,38 @@ import re
 from flask_smorest import Blueprint
 
 from ..core.errors import Problem
-from ..core.web import BEARER, ETAG_HEADER, bearer_token, etag_headers, problems
+from ..core.web import BEARER, ETAG_HEADER, bearer_token, etag_headers, problems, require_json_body
 from ..games import clocks, deadlines, store, table_clocks, views
 from ..games.contact_fields import ContactOutSchema
 from ..games.models import utcnow
-from . import contact_changes, contacts, one_click, unsubscribing
+from . import contact_changes, contacts
+from .consent import unsubscribing
+from .mail import one_click
 from .schemas import ContactSchema, UnsubscribedSchema, VacationOutSchema, VacationSchema
 
-settings = Blueprint("notify", __name__, description="Contact settings, vacations")
-
-
-@settings.before_request
-def require_json_body():
-    from ..games.routes import (
-        require_json_body as check,  # the games blueprint's check, shared
-    )
-    return check()
+# "notify": the tag openapi.yaml groups these operations by, part of the published contract.
+contact_settings = Blueprint("notify", __name__, description="Contact settings, vacations")
+contact_settings.before_request(require_json_body)
 
 
 CONTACT_EXAMPLE = {"email": "ann@example.org", "mail_mode": "turn", "webhook_url": "https://bot.example/gin"}
 
 
-@settings.route("/games/<game_id>/contact", methods=["GET"])
-@settings.doc(operationId="getContact", security=BEARER)
-@settings.response(200, ContactOutSchema)
-@problems(settings, "invalid-token")
+@contact_settings.route("/games/<game_id>/contact", methods=["GET"])
+@contact_settings.doc(operationId="getContact", security=BEARER)
+@contact_settings.response(200, ContactOutSchema)
+@problems(contact_settings, "invalid-token")
 def get_contact(game_id):
     """Your seat's contact settings (the webhook secret is never shown again)."""
     game, seat = store.read_seat(game_id, bearer_token())
     return contacts.public(contacts.contact_of(game.id, seat))
 
 
-@settings.route("/games/<game_id>/contact", methods=["PATCH"])
-@settings.doc(operationId="updateContact", security=BEARER)
-@settings.arguments(ContactSchema, example=CONTACT_EXAMPLE)
-@settings.response(200, ContactOutSchema)
-@problems(settings, "malformed-json", "invalid-token", "unsupported-media-type", "validation-error",
+@contact_settings.route("/games/<game_id>/contact", methods=["PATCH"])
+@contact_settings.doc(operationId="updateContact", security=BEARER)
+@contact_settings.arguments(ContactSchema, example=CONTACT_EXAMPLE)
+@contact_settings.response(200, ContactOutSchema)
+@problems(contact_settings, "malformed-json", "invalid-token", "unsupported-media-type", "validation-error",
           "too-many-confirmations")
 def patch_contact(fields, game_id):
     """Change your seat's contact settings: only the fields sent change; null clears one. Setting
@@ -53,11 +49,11 @@ def patch_contact(fields, game_id):
         return contact_changes.apply(game, store.load_match(game), seat, fields, deadlines.now())
 
 
-@settings.route("/games/<game_id>/vacation", methods=["POST"])
-@settings.doc(operationId="takeVacation", security=BEARER)
-@settings.arguments(VacationSchema, example={"days": 3})
-@settings.response(200, VacationOutSchema, headers=ETAG_HEADER)
-@problems(settings, "malformed-json", "invalid-token", "unsupported-media-type", "validation-error",
+@contact_settings.route("/games/<game_id>/vacation", methods=["POST"])
+@contact_settings.doc(operationId="takeVacation", security=BEARER)
+@contact_settings.arguments(VacationSchema, example={"days": 3})
+@contact_settings.response(200, VacationOutSchema, headers=ETAG_HEADER)
+@problems(contact_settings, "malformed-json", "invalid-token", "unsupported-media-type", "validation-error",
           "game-not-started", "game-over", "no-deadline", "vacation-exhausted", "deadline-passed")
 def take_vacation(args, game_id):
     """Pause your own move clock for some days (at most VACATION_DAYS_PER_GAME in all, per game).

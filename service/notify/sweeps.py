@@ -1,4 +1,5 @@
-"""What the worker does on the clock: deadline reminders, "time is up" notices, daily digests.
+"""What the worker does on the clock: deadline reminders and "time is up" notices (by every way a
+seat is reached: dispatch.tell), daily digests.
 
 Each sweep takes its rows with a compare-and-set UPDATE (and FOR UPDATE SKIP LOCKED on
 PostgreSQL) in the same transaction that writes the outbox rows, so two workers never send the
@@ -17,12 +18,13 @@ from ..core.hooks import Registry
 from ..games import deadlines, table_clocks
 from ..games.models import Game, GameClock, SeatClock
 from ..games.store import load_match
-from . import confirm, dispatch, mail_text, message, one_click, outbox
-from .addresses import normalised
-from .consent import MailConfirmation
-from .contacts import contact_of
-from .models import Contact, InboundMail, MailToken, OutboxMessage
-from .settings import setting
+from . import dispatch, outbox
+from .config import setting
+from .consent import confirm
+from .consent.addresses import normalised
+from .mail import mail_text, one_click, rfc5322
+from .mail.channel import MAIL
+from .models import Contact, InboundMail, MailConfirmation, MailToken, OutboxMessage
 
 BATCH = 50
 
@@ -57,12 +59,10 @@ def _notify_clock(game_id: str, late: int, kind: str, moment: datetime) -> None:
     if match is None or match.is_over:
         return
     seats = [late] if kind == "reminder" else table_clocks.claimants(match, late)
+    found = dispatch.listeners(game.id, seats=seats)
     for seat in seats:
-        contact = contact_of(game.id, seat)
-        if contact and contact.mail_mode != "off" and confirm.may_mail(contact.email):
-            dispatch.write_mail(game, match, seat, contact.email, kind, moment, clock_seat=late)
-        if contact and contact.webhook_url:
-            dispatch.write_webhook(game, match, seat, dispatch.WEBHOOK_TYPES[kind], moment, clock_seat=late)
+        if seat in found:
+            dispatch.tell(game, match, found[seat], kind, moment, clock_seat=late)
 
 
 # A table's game clock only mirrors its earliest seat clock: the seats' own rows are swept instead.
@@ -121,7 +121,7 @@ def sweep_digests(moment: datetime | None = None) -> int:
 def write_digest(to: str, contacts: list[Contact], moment: datetime) -> int:
     if not confirm.may_mail(to):
         return 0
-    with dispatch.composing("mail", "digest", to, moment):
+    with dispatch.composing(MAIL, "digest", to, moment):
         return _write_digest(to, contacts, moment)
     return 0  # not composed: a dead row says why
 
@@ -138,13 +138,22 @@ def _write_digest(to: str, contacts: list[Contact], moment: datetime) -> int:
         return 0
     key = one_click.new_key(to, moment, one_click.DIGEST)  # its button turns digests off, no more
     my_turn = [s for s in scenes if s.my_turn]
-    message_id = message.new_message_id(None, None, "digest")
-    mail = message.build(
+    message_id = rfc5322.new_message_id(None, None, "digest")
+    mail = rfc5322.build(
         to=to, subject=f"[Gin] Your daily digest: {len(my_turn)} of {len(scenes)} game(s) wait for you",
         text=mail_text.digest_body(scenes, one_click.mailto_address(key)), message_id=message_id, moment=moment,
         reply_to=my_turn[0].reply_address if len(scenes) == 1 and my_turn else None, unsubscribe=key)
-    outbox.enqueue("mail", "digest", to, message.serialise(mail), message_id, moment=moment)
+    outbox.enqueue(MAIL, "digest", to, rfc5322.serialise(mail), message_id, moment=moment)
     return 1
+
+
+# Work of features above notify that falls due on the clock (a tournament's entry window, its round
+# deadline): sweep(moment=None) -> how much was done, run by each of the worker's sweeps.
+periodic = Registry("sweep(moment=None) -> work done, by each of the worker's sweeps")
+
+
+def sweep_periodic(moment: datetime | None = None) -> int:
+    return sum(sweep(moment) for sweep in periodic())
 
 
 # Rows other features keep as long as mail links: forget(cutoff) deletes those older than cutoff and

@@ -12,9 +12,11 @@ of events per player.
     challenges.py  offer, accept (makes the game), decline, cancel, expiry, rematch
     challenge_list.py  GET /challenges: filtered in SQL, newest first, paged by cursor
     limits.py      the caps on pending offers a player sends and receives
+    house_quota.py the house bot's token's rate limit (RATELIMIT_PER_HOUSE_BOT)
     blocks.py      blocks between players (challenges, open challenges, messages); reports.py reports
     watching.py    watch links and the public view
-    routes.py, challenge_routes.py, table_routes.py, rating_routes.py, profile_routes.py, block_routes.py,
+    routes.py, challenge_routes.py, seat_routes.py, rating_routes.py, profile_routes.py, block_routes.py,
+    push_routes.py (a player's Web Push subscriptions, and the seats notify's push finds through it),
                    schemas.py   the HTTP side
 
 A feature above games and notify: it hears of games' changes through games.changes.
@@ -27,25 +29,31 @@ def init_app(app) -> None:
     a `your_turn` is written after the mails); a player's token as an opener of its bound seats;
     a seat rematch's offer on the finished game's stream;
     the stream's old events to the sweep of old rows; the wake-up's read of players' streams."""
+    from ..core import limits as core_limits
     from ..core import wakeup
     from ..core.extensions import api
     from ..games import changes
     from ..notify import sweeps
-    from . import blocks, feed, ratings, seat_rematch, table_ratings
+    from ..notify.push import subscriptions as push_subscriptions
+    from . import accounts, blocks, feed, house_quota, ratings, seat_rematch, table_ratings
     from .block_routes import moderation
     from .challenge_routes import challenge_routes
     from .profile_routes import profile_routes
+    from .push_routes import held_seats, player_push
     from .rating_routes import rating_routes
     from .routes import players
-    from .table_routes import table
-    for blueprint in (players, challenge_routes, table, rating_routes, profile_routes, moderation):
+    from .seat_routes import seat_routes
+    for blueprint in (players, challenge_routes, seat_routes, rating_routes, profile_routes, moderation, player_push):
         api.register_blueprint(blueprint)
-    changes.on_change(ratings.after_change, wanted=feed.has_bound_seats)  # before the feed's: game_over tells it
-    changes.on_change(table_ratings.after_change, wanted=feed.has_bound_seats)
-    changes.on_change(feed.after_change, wanted=feed.has_bound_seats)
+    changes.on_change(ratings.after_change, reads=feed.has_bound_seats)  # before the feed's: game_over tells it
+    changes.on_change(table_ratings.after_change, reads=feed.has_bound_seats)
+    changes.on_change(feed.after_change, reads=feed.bound_seats_read)
     changes.seat_openers.register(feed.bound_seat)
     changes.after_the_end.register(seat_rematch.after_the_end)
     changes.message_hiders.register(blocks.hidden_seats)  # a blocked player's messages, not to the blocker
     changes.message_posted.register(blocks.tell_players)  # a `message` event on the players' streams
+    changes.seat_names.register(accounts.check_seat_name)  # no anonymous seat passes for a player
+    core_limits.token_quotas.register(house_quota.quota)  # the house bot's token: a limit of its own
     sweeps.old_rows.register(feed.forget_before)
+    push_subscriptions.holders.register(held_seats)  # a player's push subscriptions hear its seats
     wakeup.watch_versions("player:", feed.NEWEST_EVENTS, int)

@@ -3,17 +3,20 @@ binding seats to players, and the player's games."""
 from __future__ import annotations
 
 import functools
+import hmac
 import json
 
-from sqlalchemy import bindparam, case, cast, exists, func, select
+from flask import current_app, has_request_context
+from sqlalchemy import bindparam, case, cast, exists, func, or_, select
 from sqlalchemy.dialects.postgresql import JSONB
 
 from ..core import wakeup
 from ..core.errors import Problem
 from ..core.extensions import db
 from ..core.tokens import hash_secret, new_token
-from ..core.web import bearer_token
+from ..core.web import bearer_token, bearer_token_or_none
 from ..games.models import Game, GameClock, Seat, utcnow
+from ..notify.push import subscriptions as push_subscriptions
 from . import ratings, table_ratings
 from .models import Player, PlayerSeat
 from .names import name_key, normalised, refuse_if_reserved, refuse_if_unfit, skeleton
@@ -39,6 +42,39 @@ def create(name: str, email: str | None, bot: bool, reserved: str = "", local: b
     db.session.add(player)
     db.session.flush()  # the unique index still guards a race between two requests for one name
     return player, token
+
+
+def check_seat_name(name: str) -> None:
+    """An anonymous seat's name (games.changes.seat_names): fit to show (as an account's), not the
+    house bot's, a look-alike or a name beginning like it, and not a player's name or one that looks
+    like it (409 name-taken, name-confusable, as at account creation): no seat passes for the
+    computer or for a member. Only the player whose name it is may sit anonymously under it, the
+    request carrying its token (a bearer token on POST /games or /join)."""
+    name = normalised(name)
+    refuse_if_unfit(name)
+    refuse_if_reserved(name, current_app.config.get("HOUSE_BOT_NAME") or "", bot=False, local=False)
+    key, own = name_key(name), _requester_token_hash()
+    for found_key, token_hash, suspended in db.session.execute(_PLAYERS_LIKE, {"key": key, "skeleton": skeleton(name)}):
+        if own is not None and token_hash is not None and suspended is None and hmac.compare_digest(token_hash, own):
+            continue  # the player's own name (or a look-alike of it) under its own token
+        if found_key == key:
+            raise Problem("name-taken", f"the name {name!r} is a registered player's (names are compared ignoring "
+                                        "case): an anonymous seat takes another")
+        raise Problem("name-confusable", f"the name {name!r} looks like a registered player's (letters of other "
+                                         "scripts or shapes that pass for the same): an anonymous seat takes another")
+
+
+# One query on the two unique indexes (players.name_key, players.name_skeleton): at most two rows.
+_PLAYERS_LIKE = select(Player.name_key, Player.token_hash, Player.suspended_at).where(
+    or_(Player.name_key == bindparam("key"), Player.name_skeleton == bindparam("skeleton")))
+
+
+def _requester_token_hash() -> str | None:
+    """The hash of the request's bearer token, if it sends one (an anonymous seat's request needs none)."""
+    if not has_request_context():
+        return None  # a mail's join or start: no player speaks for it
+    token = bearer_token_or_none()
+    return hash_secret(token) if token is not None else None
 
 
 def invalid_player_token() -> Problem:
@@ -71,14 +107,18 @@ def by_name(name: str) -> Player | None:
 
 
 def rotate(player: Player) -> str:
+    """A new token; the browsers the old one subscribed to Web Push are forgotten (a leaked token
+    may have subscribed a stranger's)."""
     token = new_token()
     player.token_hash, player.token_created_at = hash_secret(token), utcnow()
+    push_subscriptions.forget_player(player.id)
     wakeup.player_changed(player.id, None)  # its open streams look, find the token gone, and end
     return token
 
 
 def revoke(player: Player) -> None:
     player.token_hash, player.token_created_at = None, None
+    push_subscriptions.forget_player(player.id)
     wakeup.player_changed(player.id, None)
 
 
@@ -101,11 +141,6 @@ def bind(game_id: str, seat: int, player: Player) -> None:
                                         "is for someone else")
     db.session.add(PlayerSeat(game_id=game_id, seat=seat, player_id=player.id))
     db.session.flush()
-
-
-def player_of(game_id: str, seat: int) -> Player | None:
-    return db.session.execute(select(Player).join(PlayerSeat, PlayerSeat.player_id == Player.id)
-                              .where(PlayerSeat.game_id == game_id, PlayerSeat.seat == seat)).scalar()
 
 
 # -- my games ------------------------------------------------------------------------------
@@ -160,8 +195,10 @@ _TABLE_PLAYERS = (select(PlayerSeat.game_id, PlayerSeat.seat, Player.name, Playe
 
 
 def score_of(view: dict, seat: int) -> tuple[int, int]:
-    """(mine, the other side's) of the current game; at a table, my side's and the best other side's."""
-    totals = ((view.get("scores") or {}).get("games") or [{}])[-1].get("totals") or [0, 0]
+    """(mine, the other side's) of the current game: its hand points, or once it closed its final
+    total (bonuses in), the one score of a finished match; at a table, my side's and the best other side's."""
+    game = ((view.get("scores") or {}).get("games") or [{}])[-1]
+    totals = (game.get("final") or game).get("totals") or [0, 0]
     sides = view.get("sides")
     if not sides:
         return totals[seat], totals[1 - seat]

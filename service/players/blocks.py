@@ -1,7 +1,9 @@
 """Blocks between players: a player blocks another by name (PUT /me/blocks/{name}), lists and
 removes them. A block is never told to the one blocked:
 
-- their challenges to the blocker are refused as a challenge to an unknown name (`unknown-player`);
+- their challenges and series offers to the blocker are declined at once (reason `other` for a
+  challenge), as the blocker would decline them; a series offered before the block cannot be
+  accepted (series/play.py);
 - neither sees the other's open challenges (GET /challenges) nor may accept one (`challenge-not-found`);
 - the blocker sees none of their messages (a games.changes.message_hiders hook: the listing, the
   game stream, the player's stream and the turn mails), while they still see their own as sent.

@@ -6,12 +6,12 @@ import json
 from flask import jsonify
 from flask_smorest import Blueprint
 
-from ..core.web import BEARER, bearer_token, etag_headers, problems
+from ..core.web import BEARER, bearer_token, etag_headers, problems, require_json_body_when_sent
 from ..games import deadlines, store, views
 from ..games.view_schemas import VIEW_EXAMPLE
 from ..rules import Rules
 from . import accounts, challenge_list, challenges
-from .routes import LINKS_EXAMPLE, game_links, require_json_body
+from .routes import LINKS_EXAMPLE, game_links
 from .schemas import (
     AcceptedSchema,
     ChallengeListSchema,
@@ -22,7 +22,7 @@ from .schemas import (
 )
 
 challenge_routes = Blueprint("challenges", __name__, description="Challenges between players")
-challenge_routes.before_request(require_json_body)
+challenge_routes.before_request(require_json_body_when_sent)
 CHALLENGE_EXAMPLE = {
     "challenge_id": "c7Hq0tq4s8m1PZk2w9lX3A", "from": "Ann", "to": "Bob",
     "rules": {"preset": "standard", "target": 100, "knock_limit": 10}, "move_time_hours": 72, "opponent": "any",
@@ -36,16 +36,19 @@ CHALLENGE_EXAMPLE = {
 @challenge_routes.response(201, ChallengeSchema, example=CHALLENGE_EXAMPLE)
 @problems(challenge_routes, "invalid-token", "malformed-json", "payload-too-large", "unsupported-media-type",
           "validation-error", "invalid-option", "unknown-player", "challenge-to-self", "too-many-pending-offers",
-          "too-many-offers-to-player", "level-not-house-bot")
+          "too-many-offers-to-player", "level-not-house-bot", "rated-target-too-low",
+          "house-bot-games-max")
 def create_challenge(args):
     """Challenge a named player (who hears of it on their stream), or anyone (`to` left out), optionally
     bots only or humans only. It lapses after expires_in_hours. To the house bot, `level` (1-5,
-    default 3) is the level it plays at; the game's `players` shows it on the bot's seat."""
+    default 3) is the level it plays at; the game's `players` shows it on the bot's seat. A player
+    holds at most 3 games and challenges with the house bot at once (HOUSE_BOT_GAMES_PER_PLAYER), and a
+    game with it always has a move deadline (`move_time_hours` null: 24, HOUSE_BOT_MOVE_HOURS)."""
     rules, now = Rules.from_dict(args["rules"]), deadlines.now()
     with store.transaction():
         challenger = accounts.current()
         challenge = challenges.offer(challenger, args.get("to"), rules, args["move_time_hours"], args["opponent"],
-                                     args["expires_in_hours"], now, rated=args["rated"], level=args.get("level"))
+                                     args["expires_in_hours"], now, rated=args.get("rated"), level=args.get("level"))
         body = challenges.describe(challenge, now)
     return body, 201
 
@@ -71,7 +74,8 @@ def list_challenges(args):
     "A rematch at a table that other seats have still to accept: your acceptance is noted (`seats`); "
     "the game is made, and every player hears `challenge_accepted` and `game_started`, when the last accepts"))
 @problems(challenge_routes, "invalid-token", "malformed-json", "unsupported-media-type", "challenge-not-found",
-          "challenge-closed", "challenge-expired", "challenge-to-self", "opponent-kind-mismatch")
+          "challenge-closed", "challenge-expired", "challenge-to-self", "opponent-kind-mismatch",
+          "house-bot-games-max")
 def accept_challenge(challenge_id):
     """Accept: the game is made with both seats bound to the two players and the first hand dealt.
     Your player token opens your seat; both players hear `game_started` (and `your_turn`) on their streams.

@@ -15,14 +15,14 @@ from ..core.tokens import new_game_id
 from ..games import deadlines, seating, store, views
 from ..games.models import Game
 from ..rules import Rules
-from . import accounts, blocks, feed, limits, ratings, table_rematch
+from . import accounts, blocks, feed, house_games, limits, ratings, table_rematch
 from .house_levels import is_house_bot
 from .models import Challenge, Player
 
 PENDING, ACCEPTED, DECLINED, CANCELLED, EXPIRED = "pending", "accepted", "declined", "cancelled", "expired"
 DECLINE_REASONS = ("busy", "rules", "move-time", "opponent", "other")
 OPPONENT_KINDS = ("any", "bot", "human")
-DEFAULT_BOT_LEVEL = 3  # the house bot's level unless the challenge says (levels 1-5: client/bot_levels.py)
+DEFAULT_BOT_LEVEL = 3  # the house bot's level unless the challenge says (levels 1-5: client/gin_client/bots/levels.py)
 REMATCH_HOURS = 72  # how long a rematch offer stands
 
 
@@ -64,29 +64,43 @@ def _level_for(target: Player | None, level: int | None) -> int | None:
 
 
 def offer(challenger: Player, to: str | None, rules: Rules, move_time_hours: int | None, opponent: str,
-          expires_in_hours: int, now, rated: bool = True, level: int | None = None) -> Challenge:
+          expires_in_hours: int, now, rated: bool | None = None, level: int | None = None) -> Challenge:
+    """A challenge (`rated` None: rated when the target is long enough, ratings.resolve_rated)."""
+    rated = ratings.resolve_rated(rated, rules.target)
     target = None
     if to is not None:
         target = accounts.by_name(to)
-        # No such name, a name that is not of the kind asked for, and a player who blocked the
-        # challenger answer alike: a challenge must tell neither whether a person of that name
-        # exists (to bots only) nor that one was blocked.
-        if target is None or not _fits(target, opponent) or blocks.blocks(target.id, challenger.id):
+        # No such name and a name that is not of the kind asked for answer alike: a challenge must
+        # not tell whether a person of that name exists (to bots only).
+        if target is None or not _fits(target, opponent):
             kind = "player" if opponent == "any" else opponent
             raise Problem("unknown-player", f"no {kind} is called {to!r}")
         if target.id == challenger.id:
             raise Problem("challenge-to-self", "you cannot challenge yourself")
     level = _level_for(target, level)
-    limits.check(challenger.id, target.id if target else None, now)
+    limits.check(challenger.id, target.id if target else None, now)  # (locks both players' rows)
+    house_games.check_share(challenger, target, now)
+    move_time_hours = house_games.move_hours(move_time_hours, target)
     challenge = Challenge(id=new_game_id(), challenger_id=challenger.id, target_id=target.id if target else None,
                           rules=rules.to_dict(), move_time_hours=move_time_hours, opponent=opponent,
                           challenger_seat=0, status=PENDING, rated=rated, level=level, created_at=now,
                           expires_at=now + timedelta(hours=expires_in_hours))
     db.session.add(challenge)
     db.session.flush()
-    if target is not None:
+    if target is not None and blocks.blocks(target.id, challenger.id):
+        _declined_for_a_block(challenge, challenger, target)
+    elif target is not None:
         feed.add(target.id, "challenge_received", challenge=describe(challenge, now))
     return challenge
+
+
+def _declined_for_a_block(challenge: Challenge, challenger: Player, target: Player) -> None:
+    """A player who blocked the challenger does not play them: the challenge is declined at once,
+    as the player would decline it (reason `other`, which is true), and never shown to them. The
+    challenger is told a decline, not a block, and not that the name is unknown (a profile shows it)."""
+    challenge.status, challenge.reason = DECLINED, "other"
+    feed.add(challenger.id, "challenge_declined", challenge_id=challenge.id, by=target.name,
+             reason="other", rematch_of=None)
 
 
 def _locked(challenge_id: str) -> Challenge | None:
@@ -132,6 +146,9 @@ def accept(challenge_id: str, player: Player, now) -> tuple[Challenge, Game | No
         raise Problem("opponent-kind-mismatch", f"this challenge is for {challenge.opponent}s only")
     challenger = db.session.get(Player, challenge.challenger_id)
     feed.lock_players([challenger.id, player.id])  # in id order, before any event is added
+    if challenge.target_id is None:  # an open challenge the house bot takes: its share and deadline too
+        house_games.check_share(challenger, player, now)
+    challenge.move_time_hours = house_games.move_hours(challenge.move_time_hours, challenger, player)
     seat_of = {challenge.challenger_seat: challenger, 1 - challenge.challenger_seat: player}
     game, _, invite = seating.create_game(Rules.from_dict(challenge.rules), seat_of[0].name, challenge.move_time_hours)
     for seat in game.seats:  # before the deal, so that every view (the bot's first your_turn too) shows it

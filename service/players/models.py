@@ -7,7 +7,6 @@ from datetime import datetime
 from sqlalchemy import (
     JSON,
     Boolean,
-    DateTime,
     Float,
     ForeignKey,
     Index,
@@ -20,6 +19,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import Mapped, mapped_column
 
 from ..core.extensions import db
+from ..core.moments import UTCDateTime
 
 # Where every Glicko-2 rating starts: a new player's, and each of the house bot's levels'.
 START_RATING, START_DEVIATION, START_VOLATILITY = 1500.0, 350.0, 0.06
@@ -40,14 +40,14 @@ class Player(db.Model):
     email: Mapped[str | None] = mapped_column(String(254))
     bot: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False)
     token_hash: Mapped[str | None] = mapped_column(String(64), unique=True)
-    token_created_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    token_created_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     # The seq of this player's newest feed event: bumped under the row's lock, so seqs never repeat.
     last_event_seq: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), nullable=False)
     # Set by an operator (`flask admin suspend`): the token and the bound seats answer 403 until cleared.
-    suspended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    suspended_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     # Set by `flask admin erase`: the name is "deleted player N" and nothing opens the account again.
-    erased_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    erased_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     # Glicko-2 (ratings.py): moved by each rated two-seat match, in the transaction that ends it.
     rating: Mapped[float] = mapped_column(Float, nullable=False, default=START_RATING, server_default="1500")
     rating_deviation: Mapped[float] = mapped_column(Float, nullable=False, default=START_DEVIATION,
@@ -91,7 +91,7 @@ class PlayerEvent(db.Model):
     seq: Mapped[int] = mapped_column(Integer, nullable=False)
     type: Mapped[str] = mapped_column(String(32), nullable=False)
     payload: Mapped[dict] = mapped_column(JSON, nullable=False)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), nullable=False)
 
     __table_args__ = (UniqueConstraint("player_id", "seq"),)
 
@@ -116,8 +116,8 @@ class Challenge(db.Model):
     rematch_of: Mapped[str | None] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), unique=True)
     rated: Mapped[bool] = mapped_column(Boolean, nullable=False, default=True, server_default=true())
     level: Mapped[int | None] = mapped_column(Integer)  # to the house bot only: the level it plays at (1-5)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
-    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), nullable=False)
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime(), nullable=False)
 
     __table_args__ = (Index("ix_challenges_target_id_status", "target_id", "status"),
                       Index("ix_challenges_status_expires_at", "status", "expires_at"),
@@ -133,7 +133,7 @@ class RematchSeat(db.Model):
     challenge_id: Mapped[str] = mapped_column(ForeignKey("challenges.id", ondelete="CASCADE"), primary_key=True)
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), nullable=False)
-    accepted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    accepted_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
 
     __table_args__ = (Index("ix_rematch_seats_player_id", "player_id"),)
 
@@ -147,7 +147,10 @@ class SeatRematch(db.Model):
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
     rematch_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), nullable=False)
     offered_by: Mapped[int] = mapped_column(Integer, nullable=False)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), nullable=False)
+    # The other seat's answer "no" (its rematch game is left to the offering seat, still waiting).
+    declined_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    decline_reason: Mapped[str | None] = mapped_column(String(16))
 
 
 class WatchLink(db.Model):
@@ -159,7 +162,7 @@ class WatchLink(db.Model):
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), nullable=False)
     key_hash: Mapped[str] = mapped_column(String(64), nullable=False, unique=True)
     created_by_seat: Mapped[int] = mapped_column(Integer, nullable=False)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), nullable=False)
 
     __table_args__ = (Index("ix_watch_links_game_id", "game_id"),)
 
@@ -183,7 +186,7 @@ class RatingChange(db.Model):
     # the level played against. Null in a match without a level.
     level: Mapped[int | None] = mapped_column(Integer)
     opponent_level: Mapped[int | None] = mapped_column(Integer)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), nullable=False)
 
     __table_args__ = (Index("ix_rating_changes_player_id", "player_id"),)
 
@@ -224,7 +227,7 @@ class TableRatingChange(db.Model):
     sigma_before: Mapped[float] = mapped_column(Float, nullable=False)
     mu_after: Mapped[float] = mapped_column(Float, nullable=False)
     sigma_after: Mapped[float] = mapped_column(Float, nullable=False)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), nullable=False)
 
     __table_args__ = (Index("ix_table_rating_changes_player_id", "player_id"),)
 
@@ -239,14 +242,14 @@ class UnratedGame(db.Model):
 
 class Block(db.Model):
     """A player who blocked another (blocks.py): the blocked one's challenges to the blocker are
-    refused as to an unknown name, neither sees the other's open challenges, and the blocker sees
+    declined at once (as the blocker would decline them), neither sees the other's open challenges, and the blocker sees
     none of the blocked one's messages."""
 
     __tablename__ = "blocks"
 
     blocker_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), primary_key=True)
     blocked_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), primary_key=True)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), nullable=False)
 
     __table_args__ = (Index("ix_blocks_blocked_id", "blocked_id"),)
 
@@ -270,8 +273,8 @@ class Report(db.Model):
     reported_name: Mapped[str | None] = mapped_column(String(40))
     reason: Mapped[str] = mapped_column(String(16), nullable=False)
     details: Mapped[str | None] = mapped_column(Text)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
-    closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), nullable=False)
+    closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     close_note: Mapped[str | None] = mapped_column(Text)
 
     __table_args__ = (Index("ix_reports_closed_at", "closed_at"),)

@@ -1,7 +1,13 @@
-"""Players' names: normalised (NFKC), compared ignoring case, and refused when they hold invisible
+r"""Players' names: normalised (NFKC), compared ignoring case, and refused when they hold invisible
 characters, mix scripts, or look like a name already taken (Unicode TR39's skeleton, from the
 `confusable-homoglyphs` package's copy of confusables.txt). So nobody passes for someone else, or
-for the house bot, with a Cyrillic о, a full-width letter or a zero-width joiner (issue 26)."""
+for the house bot, with a Cyrillic о, a full-width letter or a zero-width joiner (issue 26).
+
+Looser still since issue 38: the skeleton also drops accents and other marks (Hóuse, Ālice), reads
+small capitals as letters (ʜouse), digits as the letters they pass for (Hou5e) and ignores every
+character that is neither a letter nor a digit (H o u s e, Alice_); the house bot's name is reserved
+with every name that begins like it (HouseBot, House (level 5)). A name holding `/` or `\`, or only
+dots, is refused: it could not be routed (PUT /me/blocks/{name}, /players/{name})."""
 from __future__ import annotations
 
 import functools
@@ -52,16 +58,41 @@ def _skeleton_once(text: str) -> str:
     return unicodedata.normalize("NFD", mapped)
 
 
+# Digits and signs read as the letters they pass for (after TR39, which maps 0 to O and 1 to l already).
+# Case folded first, so an upper-case I (which passes for an l) is an i: i, l and 1 are one letter here.
+_AS_LETTERS = str.maketrans({"0": "o", "1": "l", "i": "l", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b"})
+_LATIN_LETTER = re.compile(r"LATIN (?:LETTER SMALL CAPITAL|SMALL LETTER|CAPITAL LETTER) ([A-Z])(?: |$)")
+
+
+def _plain_letter(char: str) -> str:
+    """A Latin letter of another shape as its plain one: ʜ (small capital H) as h."""
+    if char.isascii():
+        return char
+    found = _LATIN_LETTER.match(unicodedata.name(char, ""))
+    return found.group(1).lower() if found else char
+
+
 def skeleton(name: str) -> str:
-    """TR39's skeleton, ignoring case: two names with one skeleton look alike ('House' with a
-    Cyrillic о, 'Housel' and 'HouseI'). Taken before and after case folding, as the table is
-    case-sensitive ('I' looks like 'l', 'i' does not)."""
-    return _skeleton_once(_skeleton_once(normalised(name)).casefold()).casefold()[:160]  # the column's size
+    """The key two names that look alike share: TR39's skeleton, ignoring case ('House' with a
+    Cyrillic о, 'Housel' and 'HouseI'; taken before and after case folding, as the table is
+    case-sensitive), then without marks, with small capitals and digits read as letters and
+    without anything that is neither letter nor digit ('Hóuse', 'ʜouse', 'Hou5e', 'H o u s e',
+    'Alice_'). A name of signs only keeps its TR39 skeleton."""
+    text = normalised(name)
+    bare = "".join(_plain_letter(char) for char in unicodedata.normalize("NFD", text)
+                   if char.isalnum() and not unicodedata.category(char).startswith("M"))
+    once = _skeleton_once(bare).casefold().translate(_AS_LETTERS)
+    loose = _skeleton_once(once).casefold().translate(_AS_LETTERS)
+    strict = _skeleton_once(_skeleton_once(text).casefold()).casefold()
+    return (loose or strict)[:160]  # the column's size
 
 
 def refuse_if_unfit(name: str) -> None:
     """422 name-not-allowed for invisible characters or mixed scripts (in the normalised name)."""
     text = normalised(name)
+    if "/" in text or "\\" in text or not text.strip("."):
+        raise Problem("name-not-allowed", "a name may not hold / or \\, nor be only dots: it could not be part of "
+                                          "an address such as /players/{name}")
     if any(unicodedata.category(char) == "Cf" for char in text) or _INVISIBLE.search(text) or \
             any(unicodedata.category(char) in ("Zs", "Zl", "Zp") and char != " " for char in text):
         raise Problem("name-not-allowed", "a name may not hold invisible characters (zero-width, format or blank "
@@ -76,6 +107,6 @@ def refuse_if_reserved(name: str, reserved: str, bot: bool, local: bool) -> None
     """The house bot's name (HOUSE_BOT_NAME), and every look-alike of it, is reserved from the first
     start: only a bot account registered from this host (a loopback address, as the Procfile's `bot:`
     line calls) may take it, so nobody passes for the computer before its process registers."""
-    if reserved and skeleton(name) == skeleton(reserved) and not (bot and local):
-        raise Problem("name-reserved", f"the name {name!r} is the house bot's (or looks like it): it is reserved "
-                                       "for the service's own bot")
+    if reserved and skeleton(name).startswith(skeleton(reserved)) and not (bot and local):
+        raise Problem("name-reserved", f"the name {name!r} is the house bot's (or looks like it, or begins like "
+                                       "it): it is reserved for the service's own bot")

@@ -77,7 +77,8 @@ class SeatHolderSchema(ma.Schema):
 
 
 class ProfileScoreSchema(ma.Schema):
-    player = f.Integer(required=True, **doc("The player's (its side's) total in the current game"))
+    player = f.Integer(required=True, **doc("The player's (its side's) hand points in the current game; once it "
+                                                  "closed, its final total with the bonuses"))
     opponents = f.Integer(required=True, **doc("The other side's (at a table: the best other side's)"))
 
 

@@ -5,18 +5,25 @@ or a card: games are described from the player's own stored view, by its result 
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 
 from sqlalchemy import bindparam, case, func, select
 from sqlalchemy.orm import aliased
 
 from ..core.extensions import db
+from ..core.hooks import Registry
 from ..core.tokens import new_token
+from ..games import deadlines
 from ..games.models import Game, Seat
 from . import house_levels, ratings, table_ratings, watching
 from .accounts import score_of
 from .models import Player, PlayerSeat, RatingChange
 
 SHOWN_STATUSES = ("active", "finished")  # a game still waiting for a seat is nobody's business yet
+# Features that add to a profile page (tournaments: those entered and the places; the coach: the
+# review average of a player whose games are public) register hook(player) -> {template variable:
+# value}; site's profile page renders them (coach and site are siblings: neither imports the other).
+page_parts = Registry("hook(player) -> template variables a profile page adds")
 
 
 def profile(player: Player) -> dict:
@@ -26,19 +33,23 @@ def profile(player: Player) -> dict:
             "public_games": player.public_games_secret is not None}
 
 
-# On the board: enough rated matches, a settled rating, an account still open.
+# On the board: enough rated matches, a settled rating, an account old enough and still open.
 _BOARD = (select(Player)
           .where(Player.rated_games >= ratings.LEADERBOARD_GAMES, Player.rating_deviation <= ratings.PROVISIONAL_ABOVE,
-                 Player.erased_at.is_(None), Player.suspended_at.is_(None))
+                 Player.created_at <= bindparam("born_before"), Player.erased_at.is_(None),
+                 Player.suspended_at.is_(None))
           .order_by(Player.rating.desc(), Player.name_key, Player.id)
           .limit(bindparam("limit")).offset(bindparam("offset")))
 
 
 def board(limit: int, offset: int) -> dict:
     """A page of the leaderboard, highest rating first (GET /players?sort=rating, /leaderboard)."""
-    rows = db.session.execute(_BOARD, {"limit": limit + 1, "offset": offset}).scalars().all()
+    rules = ratings.board_rules()
+    born_before = deadlines.now() - timedelta(days=rules["min_account_age_days"])
+    rows = db.session.execute(_BOARD, {"limit": limit + 1, "offset": offset,
+                                       "born_before": born_before}).scalars().all()
     return {"players": [{"rank": offset + i + 1, **profile(p)} for i, p in enumerate(rows[:limit])],
-            "next_offset": _next_offset(rows, limit, offset)}
+            "next_offset": _next_offset(rows, limit, offset), "rules": rules}
 
 
 def result_of(score: float) -> str:

@@ -62,6 +62,21 @@ class ProfileSchema(ma.Schema):
                                                    "replay its finished ones (links in GET /players/{name}/games)"))
 
 
+class BoardStandingSchema(ma.Schema):
+    on_board = f.Boolean(required=True, **doc("Whether the player is on the leaderboard now"))
+    rated_games_needed = f.Integer(required=True, **doc(
+        "About how many more rated matches it takes (the minimum of 5, or a settled rating: whichever is further; "
+        "counted against settled opponents, more against new ones); 0 when the matches are enough", example=6))
+    eligible_from = f.String(required=True, allow_none=True, **doc(
+        "ISO-8601: when the account is old enough to be on the board; null once it is",
+        example="2030-01-08T12:00:00+00:00"))
+
+
+class PublicProfileSchema(ProfileSchema):
+    leaderboard = f.Nested(BoardStandingSchema, required=True, **doc(
+        "Where the player stands against the leaderboard's rules (GET /players `rules`)"))
+
+
 class LeaderboardQuerySchema(ma.Schema):
     sort = f.String(required=True, validate=v.OneOf(("rating",)),
                     **doc("Only `rating`: highest first (ties by name)", example="rating"))
@@ -73,8 +88,26 @@ class LeaderboardRowSchema(ProfileSchema):
     rank = f.Integer(required=True, **doc("1 for the highest rating"))
 
 
+class BoardRulesSchema(ma.Schema):
+    min_rated_games = f.Integer(required=True, **doc("Rated matches a player needs to be on the board", example=5))
+    max_deviation = f.Float(required=True, **doc("The rating must be settled: its deviation at most this (not "
+                                                 "provisional)", example=110.0))
+    typical_rated_games = f.Integer(required=True, **doc(
+        "About how many rated matches a new account takes to settle its rating that far, against settled "
+        "opponents (more against new players): when a newcomer can expect to appear", example=11))
+    min_account_age_days = f.Integer(required=True, **doc("Days an account must exist to be on the board", example=7))
+    min_target = f.Integer(required=True, **doc("A match is rated only when played to at least this many points",
+                                                example=100))
+    pair_rated_per_day = f.Integer(required=True, **doc(
+        "Rated matches between the same two players in 24 hours: those past this many are played unrated (the "
+        "house bot's levels excepted)", example=3))
+    forfeits_rated = f.Boolean(required=True, **doc(
+        "Always true: a rated match resigned or lost on time is a loss, whatever the hand", example=True))
+
+
 class LeaderboardSchema(ma.Schema):
     players = f.List(f.Nested(LeaderboardRowSchema), required=True)
+    rules = f.Nested(BoardRulesSchema, required=True, **doc("What it takes to be rated and on the board"))
     next_offset = f.Integer(required=True, allow_none=True, **doc("Pass as ?offset= for the next page; null: "
                                                                    "this was the last"))
 
@@ -97,7 +130,7 @@ class SeatRatingChangeSchema(ma.Schema):
 class GameRatingsSchema(ma.Schema):
     rated = f.Boolean(required=True, **doc(
         "Whether the game moves ratings: while it is played, whether it will when it ends (every seat a "
-        "player's, not made with rated: false); once over, whether it did (not when given up before any hand "
-        "ended)"))
+        "player's, not made with rated: false, a target of at least GET /players `rules.min_target`); once over, "
+        "whether it did (not past `rules.pair_rated_per_day` matches of the same two players in 24 hours)"))
     changes = f.List(f.Nested(SeatRatingChangeSchema), required=True, **doc(
         "Once a rated game is over: what it did to each seat's rating, by seat; empty before"))

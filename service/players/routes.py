@@ -4,14 +4,16 @@ from __future__ import annotations
 import ipaddress
 import json
 
-from flask import Response, current_app, request, stream_with_context, url_for
+from flask import Response, current_app, stream_with_context, url_for
 from flask_smorest import Blueprint
 
 from ..core.errors import Problem
 from ..core.extensions import db
 from ..core.limits import client_address
+from ..core.pool import ends_cleanly
 from ..core.tokens import hash_secret
-from ..core.web import BEARER, bearer_token, body_required, etag_headers, problems
+from ..core.wakeup import hub
+from ..core.web import BEARER, bearer_token, etag_headers, problems, require_json_body_when_sent
 from ..games import seating, store, views, waiting
 from ..games.stream_docs import event_stream, last_event_id
 from ..games.view_schemas import VIEW_EXAMPLE
@@ -40,17 +42,7 @@ LINKS_EXAMPLE = {"game": "/games/MKsaxqYqE1pJxqt2oSEDug", "actions": "/games/MKs
                  "events": "/games/MKsaxqYqE1pJxqt2oSEDug/events", "stream": "/games/MKsaxqYqE1pJxqt2oSEDug/stream"}
 
 
-def require_json_body():
-    """A body, when sent, is one JSON document (the games routes' checks: 413, 415, 400). Routes that
-    take no fields (accept, cancel, rotate) may be posted with no body at all; a route whose body the
-    spec marks required may not (POST /challenges without one would make an open challenge)."""
-    if request.method in ("POST", "PATCH") and (request.content_length or request.headers.get("Transfer-Encoding")
-                                                or request.mimetype or body_required()):
-        from ..games.routes import require_json_body as check
-        return check()
-
-
-players.before_request(require_json_body)
+players.before_request(require_json_body_when_sent)
 
 
 def game_links(game_id: str) -> dict:
@@ -172,17 +164,17 @@ def my_games(query):
 @players.arguments(NewGameSchema, example={"rules": {"preset": "standard", "target": 100}, "move_time_hours": 72})
 @players.response(201, SeatedSchema)
 @problems(players, "invalid-token", "malformed-json", "payload-too-large", "unsupported-media-type",
-          "validation-error", "invalid-option")
+          "validation-error", "invalid-option", "rated-target-too-low")
 def create_my_game(args):
     """Create a game with your player in seat 0, under your name; invite anyone with the invite code
-    (at a table, each seat's code from `invites`). Rated (unless `rated: false`) when every seat is
-    taken by a player: Glicko-2 at two seats, the table rating at 3 to 8."""
+    (at a table, each seat's code from `invites`). Rated (unless `rated: false`, or a target below the
+    minimum) when every seat is taken by a player: Glicko-2 at two seats, the table rating at 3 to 8."""
     rules = Rules.from_dict(args["rules"])
     with store.transaction():
         player = accounts.current()
         game, token, invites = seating.open_game(rules, player.name, args["seats"], args["move_time_hours"])
         accounts.bind(game.id, 0, player)
-        if not args["rated"]:
+        if not ratings.resolve_rated(args.get("rated"), rules.target):
             ratings.mark_unrated(game.id)
         view = json.loads(views.publish_views(game, None)[0])
     body = {"game_id": game.id, "seat": 0, "token": token, "invite_code": invites[1], "links": game_links(game.id),
@@ -227,20 +219,19 @@ STREAM_EXAMPLE = (': connected\n\nid: 3\nevent: challenge_accepted\ndata: {"seq"
     "already pending. A comment line (`: keep-alive`) every 15 s while nothing happens. The stream ends after "
     "an hour, when the server restarts, when the token is rotated, or when the same token opens a newer "
     "stream past its cap of 4 waiting requests (the newer takes its place); reconnect with Last-Event-ID. "
-    "An address past its share of the server's waits gets 429.",
+    "An address past its share of the server's waits gets 429; a full server makes room for an address "
+    "holding fewer waits (the oldest wait of the address holding the most ends), else 429.",
     "PlayerStreamFrame", STREAM_EXAMPLE)})
 @problems(players, "invalid-token", "validation-error", "too-many-waiters")
 def stream_me():
     """Everything that concerns you, as Server-Sent Events: challenges, games started, your turn (with
     your view), the opponent's moves, games over, rematches offered."""
+    mark = hub().mark()  # before the read: a wake-up after it is not missed (stream.open_stream)
     player = accounts.current()
-    last_seen = waiting.last_event_id()
-    after = player.last_event_seq if last_seen is None else min(last_seen, player.last_event_seq)
-    slot = stream.take_stream_slot(player.id)
-    player_id, token_hash = player.id, hash_secret(bearer_token())
+    frames, closed = stream.open_stream(player, hash_secret(bearer_token()), waiting.last_event_id(), mark)
     db.session.rollback()  # a stream holds no pooled connection between its reads
-    response = Response(stream_with_context(stream.stream(player_id, token_hash, after, slot)),
-                        mimetype="text/event-stream", headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
-    response.call_on_close(lambda: waiting.slots.give_back(slot))
+    response = Response(stream_with_context(ends_cleanly(frames)), mimetype="text/event-stream",
+                        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+    response.call_on_close(closed)
     return response
 

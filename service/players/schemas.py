@@ -33,7 +33,7 @@ RULES = doc("Every rules option's value, plus the preset", **{DOC_KEY: ref("Rule
 
 
 def _email(text: str) -> None:
-    from ..notify.addresses import check_email
+    from ..notify.consent.addresses import check_email
     try:
         check_email(text)
     except ValueError as exc:
@@ -124,7 +124,8 @@ class MyGameSchema(ma.Schema):
     phase = f.String(required=True, allow_none=True)
     opponent = f.Nested(RivalSchema, required=True, **doc(
         "Who your seat plays; at a table the seat on your board now (every field null while you sit out)"))
-    score = f.Nested(ScoreSchema, required=True, **doc("The current game's totals (Hollywood: the newest column)"))
+    score = f.Nested(ScoreSchema, required=True, **doc(
+        "The current game's hand points; once it closed, its final total with the bonuses (Hollywood: the newest column)"))
     deadline = f.String(required=True, allow_none=True, **doc("ISO-8601: when the seat to move runs out of time"))
     links = f.Nested(GameLinksSchema, required=True)
 
@@ -146,8 +147,9 @@ class NewGameSchema(StrictSchema):
     seats = WholeNumber(load_default=2, validate=v.OneOf(SEAT_COUNTS), **doc(
         "How many players, as in POST /games: 2 (the default) or a table; each other seat has its own "
         "invite code (`invites`), which a player joins with POST /me/games/{game_id}/join", example=2))
-    rated = JsonBoolean(load_default=True, **doc("false: the game moves nobody's rating (default true: rated "
-                                                "when every seat is taken by a player)"))
+    rated = JsonBoolean(**doc("false: the game moves nobody's rating. Default: rated when the target is at least "
+                              "the minimum (GET /players `rules.min_target`, 100) and every seat is taken by a "
+                              "player; true with a lower target is refused (rated-target-too-low)", example=True))
 
 
 class JoinAsPlayerSchema(StrictSchema):
@@ -177,8 +179,9 @@ class NewChallengeSchema(StrictSchema):
                         **doc("Who may accept: any player, bots only, humans only"))
     expires_in_hours = WholeNumber(load_default=72, validate=v.Range(1, 24 * 30),
                                    **doc("The challenge lapses after this many hours (default 72)"))
-    rated = JsonBoolean(load_default=True, **doc("false: the match moves nobody's rating (default true: a "
-                                                "two-seat match between two players is rated)"))
+    rated = JsonBoolean(**doc("false: the match moves nobody's rating. Default: rated when the target is at "
+                              "least the minimum (GET /players `rules.min_target`, 100); true with a lower target "
+                              "is refused (rated-target-too-low)"))
     level = WholeNumber(validate=v.Range(1, 5), **doc(
         "To the house bot only (`to` its name): the level it plays at, 1 (a beginner) to 5 (the strongest); "
         "default 3, the reference bot. Refused (`level-not-house-bot`) in any other challenge"))
@@ -259,6 +262,15 @@ class SeatRematchSchema(ma.Schema):
     game_id = f.String(required=True, allow_none=True, **doc("The rematch's game, once offered"))
     offered_by = seat_field("The seat that offered it", required=True, allow_none=True)
     accepted = f.Boolean(required=True, **doc("The other seat took the rematch's second seat"))
+    declined = f.Boolean(required=True, **doc("The other seat declined it (POST /games/{game_id}/seat-rematch/decline)"))
+    reason = f.String(required=True, allow_none=True, validate=v.OneOf(DECLINE_REASONS), **doc(
+        "Declined with a reason: its code; null otherwise"))
+
+
+class SeatRematchDeclineSchema(StrictSchema):
+    """Declining a seat rematch: a reason is optional (no body at all declines without one)."""
+    reason = f.String(validate=v.OneOf(DECLINE_REASONS), **doc(
+        "Why, as a code the offering seat's program can read (as a challenge's decline)", example="busy"))
 
 
 class SeatRematchSeatSchema(ma.Schema):

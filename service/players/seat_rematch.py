@@ -7,7 +7,9 @@ every game takes. The first deal goes to the other side, as after a challenge's 
 
 The other seat hears of the offer on its page, by mail, on the finished game's stream (which stays
 open for it: `after_the_end`) and, when a player holds it, on the player's stream: each time as
-`rematch_offered`, with what accepting takes (never the offering seat's token)."""
+`rematch_offered`, with what accepting takes (never the offering seat's token). It may decline
+instead (a reason code optional, as a challenge's): the offering seat's stream, open while its
+offer waits for an answer, hears `rematch_declined`, and its page says so."""
 from __future__ import annotations
 
 from datetime import datetime
@@ -17,8 +19,10 @@ from ..core.extensions import db
 from ..core.tokens import hash_secret, new_token
 from ..games import changes, deadlines, seating, store, views
 from ..games.models import Game
-from ..notify import confirm, contacts, dispatch
-from ..notify.scene import game_tag
+from ..notify import contacts, dispatch
+from ..notify.consent import confirm
+from ..notify.mail.channel import MAIL
+from ..notify.mail.scene import game_subject
 from ..rules import Rules
 from . import feed
 from .models import SeatRematch
@@ -30,7 +34,33 @@ def describe(game: Game) -> dict:
     rematch = db.session.get(Game, row.rematch_id) if row else None
     return {"available": _available(game), "game_id": row.rematch_id if row else None,
             "offered_by": row.offered_by if row else None,
-            "accepted": rematch is not None and rematch.status != store.WAITING}
+            "accepted": rematch is not None and rematch.status != store.WAITING,
+            "declined": row is not None and row.declined_at is not None,
+            "reason": row.decline_reason if row else None}
+
+
+def decline(game: Game, seat: int, reason: str | None, now: datetime) -> None:
+    """The seat the rematch was offered to says no: the offer is answered (neither seat may take it
+    up any more), and the finished game's version moves on, so the offering seat's stream wakes and
+    hears `rematch_declined` (after_the_end)."""
+    _check(game)
+    row = db.session.get(SeatRematch, game.id)
+    if row is None:
+        raise Problem("rematch-not-offered", "no rematch of this game was offered: nothing to decline")
+    if row.offered_by == seat:
+        raise Problem("rematch-own-offer", "this seat offered the rematch: only the other seat may decline it")
+    if row.declined_at is not None or _taken(row):
+        raise Problem("rematch-answered", "the rematch was " + ("declined" if row.declined_at else "accepted")
+                      + " already")
+    row.declined_at, row.decline_reason = now, reason
+    moved_on(game, now)
+
+
+def moved_on(game: Game, now: datetime) -> None:
+    """A change of the finished game (an offer made or answered): its version moves on, so its
+    streams wake, on every process, and hear what after_the_end now has for them."""
+    game.updated_at = now
+    views.publish_views(game, store.load_match(game))
 
 
 def offer(game: Game, seat: int, now: datetime) -> tuple[Game, str, dict[int, str]]:
@@ -43,10 +73,8 @@ def offer(game: Game, seat: int, now: datetime) -> tuple[Game, str, dict[int, st
                                                 clock.move_time_hours if clock else None)
     row = SeatRematch(game_id=game.id, rematch_id=rematch.id, offered_by=seat, created_at=now)
     db.session.add(row)
-    # A change of the finished game (its version moves on): its streams wake, on every process, and
-    # the other seat's tells it of the offer (after_the_end); the offering seat's ends.
-    game.updated_at = now
-    views.publish_views(game, store.load_match(game))
+    # The other seat's stream tells it of the offer (after_the_end); the offering seat's waits for the answer.
+    moved_on(game, now)
     _tell_by_mail(game, 1 - seat, _name(game, seat), now)
     _tell_the_player(game, 1 - seat, row)
     return rematch, token, invites
@@ -73,11 +101,22 @@ def after_the_end(game_id: str, seat: int) -> changes.AfterTheEnd:
     game = db.session.get(Game, game_id)
     if row is None:
         return changes.AfterTheEnd(may_come=game is not None and _available(game))
-    taken = any(s.seat == 1 and s.joined_at is not None for s in db.session.get(Game, row.rematch_id).seats)
-    if row.offered_by == seat or taken:
+    if row.declined_at is not None:  # answered: the offering seat hears it, then nothing more comes
+        if row.offered_by != seat:
+            return changes.AfterTheEnd()
+        return changes.AfterTheEnd(events=({"event": "rematch_declined", "game_id": game_id, "seat": seat,
+                                            "by": _name(game, 1 - seat), "reason": row.decline_reason},))
+    taken = _taken(row)
+    if row.offered_by == seat:  # its stream stays open for the answer while none came
+        return changes.AfterTheEnd(may_come=not taken)
+    if taken:
         return changes.AfterTheEnd()
     return changes.AfterTheEnd(events=({"event": "rematch_offered", "game_id": game_id, "seat": seat,
                                         "seat_rematch": offer_made(game, row)},))
+
+
+def _taken(row: SeatRematch) -> bool:
+    return any(s.seat == 1 and s.joined_at is not None for s in db.session.get(Game, row.rematch_id).seats)
 
 
 def _tell_by_mail(game: Game, seat: int, offered_by: str, now: datetime) -> None:
@@ -87,11 +126,11 @@ def _tell_by_mail(game: Game, seat: int, offered_by: str, now: datetime) -> None
     if contact is None or contact.mail_mode == "off" or not confirm.may_mail(contact.email):
         return
     to = contact.email
-    with dispatch.composing("mail", "rematch", to, now, game.id, seat, game.version):
+    with dispatch.composing(MAIL, "rematch", to, now, game.id, seat, game.version):
         scene = dispatch.scene_for(game, store.load_match(game), seat, now)
-        text = (f"{offered_by} offers a rematch: the same rules and move time, the first deal to the other side.\n\n"
-                f"Accept it in your browser: {scene.link}\n")
-        dispatch.enqueue_mail(scene, "rematch", to, f"{game_tag(game.id)} {offered_by} offers a rematch",
+        text = (f"{offered_by} offers a rematch: the same rules and move time. Accept or decline?\n\n"
+                f"Answer in your browser: {scene.link}\n")
+        dispatch.enqueue_mail(scene, "rematch", to, game_subject(game.id),  # the game's thread
                               text, now)
 
 
@@ -103,6 +142,8 @@ def invite_back(game: Game, seat: int) -> tuple[str, str, str, int]:
     if row is None or row.offered_by == seat:
         raise Problem("rematch-unavailable", "no rematch was offered to this seat: offer one "
                                              "(POST /games/{game_id}/seat-rematch)")
+    if row.declined_at is not None:
+        raise Problem("rematch-unavailable", "the rematch was declined")
     rematch = db.session.get(Game, row.rematch_id)
     second = next(s for s in rematch.seats if s.seat == 1)
     if second.joined_at is not None:

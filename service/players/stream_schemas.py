@@ -83,11 +83,23 @@ class RematchOfferedEventSchema(PlayerEventBase):
 class GameRematchOfferedEventSchema(ma.Schema):
     """The `rematch_offered` event of GET /games/{game_id}/stream: at a finished two-seat match whose
     seats are not both players', the other seat offered a seat rematch. Sent after the final view,
-    at the version the offer made; the stream then ends."""
+    at the version the offer made; the stream then ends (accept or decline it by POST)."""
     event = event_type("rematch_offered")
     game_id = f.String(required=True, **doc("The finished game"))
     seat = f.Integer(required=True, validate=v.Range(0, 1), **doc("Your seat in it"))
     seat_rematch = f.Nested(SeatRematchOfferSchema, required=True)
+
+
+class GameRematchDeclinedEventSchema(ma.Schema):
+    """The `rematch_declined` event of GET /games/{game_id}/stream: the seat rematch this seat offered
+    was declined by the other seat (POST /games/{game_id}/seat-rematch/decline). Sent after the final
+    view, at the version the decline made; the stream then ends."""
+    event = event_type("rematch_declined")
+    game_id = f.String(required=True, **doc("The finished game"))
+    seat = f.Integer(required=True, validate=v.Range(0, 1), **doc("Your seat in it: the one that offered"))
+    by = f.String(required=True, allow_none=True, **doc("The declining seat's name"))
+    reason = f.String(required=True, allow_none=True, validate=v.OneOf(DECLINE_REASONS), **doc(
+        "The reason code it gave; null when none"))
 
 
 class GameStartedEventSchema(GameEventBase):
@@ -137,4 +149,5 @@ PLAYER_STREAM_SCHEMAS = {
     "opponent_moved": OpponentMovedEventSchema, "game_over": GameOverEventSchema,
     "rematch_offered": RematchOfferedEventSchema, "message": MessageWrittenEventSchema}
 # The players' events on a game's own stream (GET /games/{game_id}/stream), beside its `view`.
-GAME_STREAM_SCHEMAS = {"rematch_offered": GameRematchOfferedEventSchema}
+GAME_STREAM_SCHEMAS = {"rematch_offered": GameRematchOfferedEventSchema,
+                       "rematch_declined": GameRematchDeclinedEventSchema}

@@ -10,8 +10,8 @@ The sides are ranked by the result: the winner first, then the others by their t
 that resigned or lost on time last (a resignation is a loss). Equal places are a tie.
 
 Not rated, as a two-seat match: an anonymous seat, `rated: false` (the game's challenge, its
-rematches, or POST /me/games), and a table abandoned (resigned or lost on time) before any hand
-of it ended. The rating people compare is the ordinal, mu - 3 sigma (openskill's `ordinal()`).
+rematches, or POST /me/games), and a target below RATED_MIN_TARGET. A table given up (resigned or
+lost on time) is rated whatever the hand, the side that gave up last. The rating people compare is the ordinal, mu - 3 sigma (openskill's `ordinal()`).
 """
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from openskill.models import PlackettLuce
 from sqlalchemy import bindparam, select
 
 from ..core.extensions import db
+from ..core.settings import setting
 from ..games.models import utcnow
 from ..games.table_game import TableGame
 from .models import Player, TableRatingChange
@@ -58,8 +59,8 @@ def _forfeiter(events: list[dict]) -> int | None:
 
 def _seats_to_rate(game, match) -> dict[int, int] | None:
     """{seat: player id} when this finished table is to be rated, else None."""
-    if not isinstance(match, TableGame) or (match.result.get("reason") != "target" and match.last_deal is None):
-        return None  # two seats (ratings.py), or given up before any hand ended
+    if not isinstance(match, TableGame) or (game.rules or {}).get("target", 100) < setting("RATED_MIN_TARGET"):
+        return None  # two seats (ratings.py), or a table too short to say anything
     bound = bound_players(game.id)
     if set(bound) != set(range(match.seats)) or len(set(bound.values())) != match.seats:
         return None  # an anonymous seat
@@ -68,10 +69,13 @@ def _seats_to_rate(game, match) -> dict[int, int] | None:
     return bound
 
 
-def after_change(game, match, actor, events) -> None:
-    """The change hook: rate the table in the transaction that ends it."""
-    if not match.is_over:
+def after_change(change, bound_seats) -> None:
+    """The change hook: rate the table in the transaction that ends it (`bound_seats`: whether a
+    player holds a seat, read with the move)."""
+    match, events = change.match, change.events
+    if not match.is_over or not bound_seats:
         return
+    game = change.game()
     bound = _seats_to_rate(game, match)
     if bound is None:
         return

@@ -9,11 +9,13 @@ import base64
 import hashlib
 import hmac
 
-from sqlalchemy import bindparam, select
+from sqlalchemy import bindparam, func, select
 
 from ..core.database import begin_read_only
 from ..core.errors import Problem
 from ..core.extensions import db
+from ..core.hooks import Registry
+from ..core.settings import register, setting
 from ..core.tokens import hash_secret, new_token
 from ..games import store, views
 from ..games.models import Game, utcnow
@@ -29,11 +31,20 @@ BOARD_KEYS = ("board", "seats", "phase", "to_move", "dealer", "hand_number", "ca
               "stock_count", "knock_limit", "deal", "deal_commitment", "deadline")
 
 
+register({"WATCH_LINKS_PER_GAME": 10}, {"WATCH_LINKS_PER_GAME": int})
+
+
 def invalid_watch_key() -> Problem:
     return Problem("invalid-watch-key", "missing, revoked or invalid watch key for this game")
 
 
 def create(game: Game, seat: int) -> tuple[WatchLink, str]:
+    """A new link, under the game's lock (the caller's): at most WATCH_LINKS_PER_GAME live at once."""
+    most = setting("WATCH_LINKS_PER_GAME")
+    held = db.session.execute(select(func.count()).select_from(WatchLink).where(WatchLink.game_id == game.id)).scalar()
+    if held >= most:
+        raise Problem("too-many-watch-links", f"this game has {held} watch links, the most allowed is {most}: "
+                                              "revoke one (DELETE /games/{id}/watch-links/{link_id}) first")
     key = new_token()
     link = WatchLink(game_id=game.id, key_hash=hash_secret(key), created_by_seat=seat, created_at=utcnow())
     db.session.add(link)
@@ -72,8 +83,14 @@ _PUBLIC_SECRETS = (select(Player.public_games_secret).join(PlayerSeat, PlayerSea
                           Player.erased_at.is_(None), Player.suspended_at.is_(None)))
 
 
+# Features above players whose games are public by nature (a tournament's: its crosstable links
+# every replay) register hook(game_id) -> the secrets whose public_key opens the game.
+public_secrets = Registry("hook(game_id) -> secrets whose public_key(secret, game_id) opens the game to watchers")
+
+
 def _opens_publicly(game_id: str, key: str) -> bool:
-    secrets = db.session.execute(_PUBLIC_SECRETS, {"game": game_id}).scalars()
+    secrets = [*db.session.execute(_PUBLIC_SECRETS, {"game": game_id}).scalars(),
+               *(secret for hook in public_secrets() for secret in hook(game_id))]
     sent = key.encode("utf-8", "replace")  # as bytes: compare_digest refuses str that is not ASCII
     return any(hmac.compare_digest(public_key(secret, game_id).encode(), sent) for secret in secrets)
 

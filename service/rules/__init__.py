@@ -25,6 +25,9 @@ from .mahjong import MahjongMatch
 from .match import Match
 from .melds import Arrangement, Meld, best_arrangement, deadwood_count, min_deadwood
 from .options import PRESETS, Rules
+from .orders import Ordered, Orders, check_orders, order_move
+from .plan_settle import Decision, Settlement, settle_plan
+from .plans import Plan
 from .scheme import CardScheme
 from .series import Series, SeriesError
 from .tables import Partnership, Rotation, Table
@@ -36,4 +39,5 @@ __all__ = [
     "action_from_dict", "best_arrangement", "deadwood_count", "full_deck", "min_deadwood",
     "parse_cards", "redact_event", "settle_knock",
     "CardScheme", "MahjongMatch", "Partnership", "Rotation", "Series", "SeriesError", "Table",
+    "Decision", "Ordered", "Orders", "Plan", "Settlement", "check_orders", "order_move", "settle_plan",
 ]

@@ -86,7 +86,3 @@ def parse_cards(cards: str | Iterable[str | Card]) -> list[Card]:
     known = _BY_TEXT.get  # the canonical text ("7H"), as every stored state writes it: one lookup
     return [c if isinstance(c, Card) else (known(c) if isinstance(c, str) else None) or Card.parse(c)
             for c in cards]
-
-
-def format_cards(cards: Iterable[Card]) -> list[str]:
-    return [str(c) for c in cards]

@@ -8,6 +8,8 @@ STATUS_BY_CODE = {
     "game-over": 409,
     "invalid-action": 400,
     "invalid-seat": 400,
+    "invalid-plan": 400,  # a plan's words or JSON unreadable (plans.py); ambiguous-plan is a 422
+    "invalid-orders": 400,
 }
 
 

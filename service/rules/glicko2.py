@@ -76,3 +76,17 @@ def _new_volatility(phi: float, sigma: float, v: float, delta: float, tau: float
             f_low /= 2
         high, f_high = c, f_c
     return math.exp(low / 2)
+
+
+SETTLED_OPPONENT = Rating(START_RATING, 100.0, START_VOLATILITY)  # a regular's deviation, for estimates
+
+
+def games_to_settle(player: Rating, at_most: float, opponent: Rating = SETTLED_OPPONENT, limit: int = 200) -> int:
+    """About how many more rated matches, each a period of its own, bring the deviation to `at_most`
+    or less: matches against an equal opponent whose rating is settled, won and lost in turn (what
+    the leaderboard's rule tells a newcomer; against new players it takes longer). 0 when it is there."""
+    for played in range(limit + 1):
+        if player.deviation <= at_most:
+            return played
+        player = rate(player, [(Rating(player.value, opponent.deviation, opponent.volatility), played % 2)])
+    return limit

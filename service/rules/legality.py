@@ -31,6 +31,14 @@ class Legality:
         except IllegalAction as exc:
             raise IllegalAction(exc.code, self._explained(exc.message, action)) from None
 
+    def allows(self, seat: int, action: Action) -> bool:
+        """Whether `check` would let the action through (without composing its message)."""
+        try:
+            self._check(seat, action)
+        except IllegalAction:
+            return False
+        return True
+
     def _explained(self, message: str, action) -> str:
         card = getattr(action, "card", None) or getattr(action, "discard", None)
         if card is not None and str(card) not in message:

@@ -97,14 +97,7 @@ class Match(Legality, FirstDeal):
         """Every turn action `check` accepts now (resigning, always allowed, is not listed)."""
         if check_seat(seat) != self.to_move:
             return []
-        legal = []
-        for action in self._candidates(seat):
-            try:
-                self._check(seat, action)
-            except IllegalAction:
-                continue
-            legal.append(action)
-        return legal
+        return [action for action in self._candidates(seat) if self.allows(seat, action)]
 
     # -- changes -------------------------------------------------------------------------
 

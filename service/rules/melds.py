@@ -262,15 +262,6 @@ def _run_stretches(mask: int, high_ace: bool, runs: str) -> list[list[int]]:
     return stretches
 
 
-def best_discards(cards: Iterable[Card]) -> list[tuple[int, Card]]:
-    """For an 11-card hand: (deadwood after discarding card, card) for every card, best first."""
-    cards = list(cards)
-    masks = hand_masks(cards)
-    scored = [(deadwood_without(masks, card), card) for card in cards]
-    scored.sort(key=lambda pair: (pair[0], -pair[1].points, pair[1]))
-    return scored
-
-
 def deadwood_without(masks: list[int], card: Card, tables: SuitTables = STANDARD) -> int:
     """The lowest deadwood of the hand in `masks` less `card` (one of them)."""
     a, b, c, d = masks

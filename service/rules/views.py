@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from .errors import IllegalAction, check_seat
+from .judgments import throw_key
 from .plain import plain_copy
 
 
@@ -56,10 +57,12 @@ def _arrangement(match, hand) -> dict:
     scheme = match.scheme
     view = scheme.best(hand).to_dict()
     if len(hand) == 11:
-        # Suggest the discard that leaves the least deadwood, among the cards one may discard.
-        options = [(points, -scheme.points(card), card)
-                   for points, card in zip(scheme.deadwood_after_discards(hand), hand) if card != match.taken]
-        points, _, card = min(options)
+        # Suggest the discard that leaves the least deadwood, among the cards one may discard (not
+        # one taken from the pile this turn: Mahjong gin's several too), with the tie-break of a
+        # plan's `discard worst` (judgments.py), so the two name the same card.
+        taken = {match.taken, *getattr(match, "taken_cards", ())}
+        points, card = min(((points, card) for points, card in zip(scheme.deadwood_after_discards(hand), hand)
+                            if card not in taken), key=lambda pair: throw_key(scheme, pair[1], pair[0]))
         view["best_discard"] = str(card)
         view["deadwood_after_discard"] = points
     return view

@@ -20,5 +20,5 @@ def init_app(app) -> None:
     from .play import after_change, in_a_series, pending_offers
     from .routes import series_routes
     api.register_blueprint(series_routes)
-    changes.on_change(after_change, wanted=in_a_series)
+    changes.on_change(after_change, reads=in_a_series)
     limits.pending_offers.register(pending_offers)  # series offers count toward the caps on pending offers

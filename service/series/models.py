@@ -6,7 +6,6 @@ from datetime import datetime
 
 from sqlalchemy import (
     JSON,
-    DateTime,
     ForeignKey,
     Index,
     Integer,
@@ -16,6 +15,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import Mapped, mapped_column
 
 from ..core.extensions import db
+from ..core.moments import UTCDateTime
 
 
 class SeriesRecord(db.Model):
@@ -31,8 +31,11 @@ class SeriesRecord(db.Model):
     # The engine's Series.to_dict(): players (by name, offerer first), format, rules, results so far.
     record: Mapped[dict] = mapped_column(JSON, nullable=False)
     move_time_hours: Mapped[int | None] = mapped_column(Integer)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
-    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+    # The house bot's level in this series' games ({player id: level}), when another feature arranged
+    # the series with the house bot at a level (a tournament's knockout pairing); null otherwise.
+    levels: Mapped[dict | None] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), nullable=False)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), nullable=False)
 
     __table_args__ = (Index("ix_series_opponent_id_status", "opponent_id", "status"),)
 

@@ -6,6 +6,8 @@ each game); every game's seats are bound to the two players, so their player tok
 """
 from __future__ import annotations
 
+from datetime import UTC
+
 from sqlalchemy import bindparam, exists, func, select
 
 from ..core.errors import Problem
@@ -13,7 +15,7 @@ from ..core.extensions import db
 from ..core.tokens import new_game_id
 from ..games import seating, store, views
 from ..games.models import Game, utcnow
-from ..players import accounts, feed, limits
+from ..players import accounts, blocks, feed, limits
 from ..players.models import Player
 from ..rules import Rules, Series, SeriesError
 from .models import SeriesGame, SeriesRecord
@@ -58,7 +60,13 @@ def offer(offerer: Player, to: str, kind: str, matches: int | None, target: int 
                        record=series.to_dict(), move_time_hours=move_time_hours, created_at=now, updated_at=now)
     db.session.add(row)
     db.session.flush()
-    feed.add(opponent.id, "series_offered", series_id=row.id, by=offerer.name)
+    if blocks.blocks(opponent.id, offerer.id):
+        # As a challenge to a blocker is (players.challenges): declined at once, never shown to them;
+        # the offerer is told a decline, which is true, not a block.
+        row.status = DECLINED
+        feed.add(offerer.id, "series_declined", series_id=row.id, by=opponent.name)
+    else:
+        feed.add(opponent.id, "series_offered", series_id=row.id, by=offerer.name)
     return row
 
 
@@ -69,6 +77,29 @@ def pending_offers(sender_id: int, target_id: int | None) -> tuple[int, int]:
     to_target = db.session.execute(select(func.count()).select_from(SeriesRecord).where(
         *offered, SeriesRecord.opponent_id == target_id)).scalar() if target_id is not None else 0
     return sent, to_target
+
+
+def begin(first: Player, second: Player, matches: int, rules: Rules, move_time_hours: int | None,
+          levels: dict[int, int] | None = None) -> SeriesRecord:
+    """A best-of series another feature arranged (a tournament's knockout pairing): no offer to
+    answer, playing at once, game 1 made with `first` at seat 0; `levels`: {player id: the level}
+    the house bot plays every game at."""
+    series = build([first.name, second.name], "best_of", matches, None, False, rules)
+    now = utcnow()
+    row = SeriesRecord(id=new_game_id(), status=PLAYING, offered_by=first.id, opponent_id=second.id,
+                       record=series.to_dict(), move_time_hours=move_time_hours,
+                       levels={str(pid): level for pid, level in levels.items()} if levels else None,
+                       created_at=now, updated_at=now)
+    db.session.add(row)
+    db.session.flush()
+    _next_game(row, series)
+    return row
+
+
+def close(row: SeriesRecord) -> None:
+    """Stop a series before the engine decides it (a tournament's round deadline): no game is made
+    after the one being played, whose end is not recorded in it."""
+    row.status, row.updated_at = DECIDED, utcnow()
 
 
 def _locked(series_id: str) -> SeriesRecord | None:
@@ -95,6 +126,9 @@ def accept(series_id: str, player: Player) -> SeriesRecord:
         raise Problem("series-closed", f"the series is {row.status} already")
     if row.opponent_id != player.id:
         raise Problem("challenge-to-self", "the player the series was offered to accepts it, not its offerer")
+    if db.session.scalar(select(blocks.either_blocks(row.offered_by, row.opponent_id))):
+        # Blocked since it was offered: it cannot start (and is not told apart from a closed one).
+        raise Problem("series-closed", "the series can no longer be accepted")
     feed.lock_players([row.offered_by, row.opponent_id])  # in id order, before any event is added
     row.status, row.updated_at = PLAYING, utcnow()
     _next_game(row, Series.from_dict(row.record))
@@ -118,6 +152,7 @@ def _next_game(row: SeriesRecord, series: Series) -> Game:
     seated = [db.session.get(Player, ids[name]) for name in series.next_seating()]
     game, _, invite = seating.create_game(series.rules, seated[0].name, row.move_time_hours)
     for seat, player in enumerate(seated):
+        game.seats[seat].bot_level = (row.levels or {}).get(str(player.id))
         accounts.bind(game.id, seat, player)
     db.session.add(SeriesGame(game_id=game.id, series_id=row.id, number=len(series.results) + 1))
     db.session.flush()  # linked before the join's change hooks run
@@ -136,12 +171,13 @@ def in_a_series(game_id):
     return exists().where(SeriesGame.game_id == game_id)
 
 
-def after_change(game, match, actor, events) -> None:
+def after_change(change, in_series) -> None:
     """The change hook (games.changes): when a game of a series ends, record its result and make the next game,
-    or mark the series decided, in the same transaction as the game's end."""
-    if not match.is_over:
+    or mark the series decided, in the same transaction as the game's end (`in_series`: read with the move)."""
+    match = change.match
+    if not match.is_over or not in_series:
         return
-    link = db.session.execute(_LINK, {"game": game.id}).first()
+    link = db.session.execute(_LINK, {"game": change.game_id}).first()
     if link is None:
         return
     row = _locked(link.series_id)
@@ -211,5 +247,4 @@ def _leader(kind: str, rows: list[dict]) -> str | None:
 
 
 def _aware(moment):
-    from datetime import timezone
-    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)

@@ -3,16 +3,16 @@ from __future__ import annotations
 
 from flask_smorest import Blueprint
 
-from ..core.web import BEARER, bearer_token, problems
+from ..core.web import BEARER, bearer_token, problems, require_json_body_when_sent
 from ..games import store
 from ..players import accounts
-from ..players.routes import LINKS_EXAMPLE, game_links, require_json_body
+from ..players.routes import LINKS_EXAMPLE, game_links
 from ..rules import Rules
 from . import play
 from .schemas import NewSeriesSchema, SeriesSchema
 
 series_routes = Blueprint("series", __name__, description="Tournaments and series between two players")
-series_routes.before_request(require_json_body)
+series_routes.before_request(require_json_body_when_sent)
 
 _ROW = {"played": 1, "won": 1, "lost": 0, "drawn": 0}
 SERIES_EXAMPLE = {
@@ -42,7 +42,8 @@ OFFERED_EXAMPLE = {**SERIES_EXAMPLE, "status": "offered", "current_game": None, 
           "too-many-pending-offers", "too-many-offers-to-player")
 def offer_series(args):
     """Offer a named player a series (with your player token): best of `matches` games, or games until a
-    points `target`, each under `rules`. They hear `series_offered` on their stream and accept or decline."""
+    points `target`, each under `rules`. They hear `series_offered` on their stream and accept or decline.
+    An offer to a player who blocked you is declined at once (`status` declined), as they would decline it."""
     rules = Rules.from_dict(args["rules"])
     with store.transaction():
         row = play.offer(accounts.current(), args["to"], args["kind"], args["matches"], args["target"],

@@ -9,7 +9,7 @@ import mimetypes
 from flask import Blueprint, abort, render_template, send_from_directory
 
 from ..games.store import could_be_game_id
-from . import profile_pages, readme
+from . import doc_sections, profile_pages
 
 mimetypes.add_type("application/manifest+json", ".webmanifest")  # not in every system's table
 
@@ -21,7 +21,8 @@ PAGE_POLICY = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src
                "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
                "frame-ancestors 'none'")
 API_POLICY = "default-src 'none'; frame-ancestors 'none'"  # JSON is never a document to run
-WORKER_POLICY = "default-src 'none'; connect-src 'self'"  # the service worker fetches pages and files
+# The service worker fetches pages and files, and shows notifications with the site's icon.
+WORKER_POLICY = "default-src 'none'; connect-src 'self'; img-src 'self'"
 
 
 @site.route("/", methods=["GET"])
@@ -73,8 +74,8 @@ def service_worker():
 
 @site.route("/docs/walkthrough", methods=["GET"])
 def walkthrough():
-    """The README's "A turn with curl", as a page: where /docs sends people to start."""
-    blocks = readme.section("A turn with curl")
+    """docs/api.md's "A turn with curl", as a page: where /docs sends people to start."""
+    blocks = doc_sections.section("A turn with curl")
     if not blocks:
         abort(404)
     return render_template("walkthrough.html", blocks=blocks)

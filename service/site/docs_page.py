@@ -7,7 +7,7 @@ import re
 from html import escape
 
 from ..core.errors import CATALOGUE
-from .readme import section
+from .doc_sections import section
 
 MAX_EXAMPLE = 1800  # characters of an example shown; the whole one is in /openapi.json
 
@@ -36,7 +36,7 @@ def render(spec: dict) -> str:
         f"<h1>{title}</h1>"
         '<p>The machine-readable contract: <a href="/openapi.json">/openapi.json</a> or '
         '<a href="/openapi.yaml">/openapi.yaml</a> (also checked in as openapi.yaml). A whole turn with '
-        'curl, step by step: <a href="/docs/walkthrough">the README\'s walkthrough</a>. Authenticated '
+        'curl, step by step: <a href="/docs/walkthrough">the walkthrough</a>. Authenticated '
         "operations take <code>Authorization: Bearer &lt;seat token&gt;</code>. Errors are RFC 9457 "
         "problem documents (<code>application/problem+json</code>) with a stable <code>code</code>: "
         '<a href="#problems">the list</a>. The two streams, and a reader of them: '
@@ -48,8 +48,8 @@ def render(spec: dict) -> str:
 
 
 def _streams() -> str:
-    """The README's "Reading the streams": what the two streams send, and a reader in Python and in
-    TypeScript (their code as the README has it, which its tests run and type-check)."""
+    """docs/api.md's "Reading the streams": what the two streams send, and a reader in Python and in
+    TypeScript (their code as the page has it, which its tests run and type-check)."""
     out, readers = [], 0
     for kind, text in section("Reading the streams"):
         if kind == "h2":

@@ -30,8 +30,7 @@ def leaderboard():
     """The ranked players, a page of 50 at a time (?offset=)."""
     offset = _offset()
     page = profiles.board(BOARD_PAGE, offset)
-    return render_template("leaderboard.html", page=page, offset=offset, size=BOARD_PAGE,
-                           games_needed=ratings.LEADERBOARD_GAMES, provisional_above=ratings.PROVISIONAL_ABOVE)
+    return render_template("leaderboard.html", page=page, offset=offset, size=BOARD_PAGE, rules=page["rules"])
 
 
 def _point_text(number: int, match: dict) -> str:
@@ -51,11 +50,14 @@ def profile_page(name: str):
                          title="Rating after each rated match" if first <= 0 else
                          f"Rating after each of the last {len(own)} rated matches")
     return render_template(
-        "profile.html", player=player, rating=ratings.describe(player), chart=chart, history=history[:LISTED],
+        "profile.html", player=player, rating=ratings.describe(player), standing=ratings.board_standing(player),
+        chart=chart, history=history[:LISTED],
         record=profiles.record(player, LISTED, 0)["opponents"],
         current=profiles.games(player, "active", LISTED, 0)["games"],
         finished=profiles.games(player, "finished", LISTED, 0)["games"],
-        public=player.public_games_secret is not None, provisional_above=ratings.PROVISIONAL_ABOVE)
+        public=player.public_games_secret is not None, provisional_above=ratings.PROVISIONAL_ABOVE,
+        **{"tournaments": None, "review_average": None,
+           **{k: v for hook in profiles.page_parts() for k, v in hook(player).items()}})
 
 
 def _wants_html() -> bool:

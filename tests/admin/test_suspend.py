@@ -123,8 +123,9 @@ def test_a_suspended_seat_takes_no_move_by_mail_and_spends_no_mail_link(client, 
 
     from service.core.extensions import db
     from service.games import deadlines
-    from service.notify import dispatch, inbound
-    from service.notify.consent import MailAddress
+    from service.notify import dispatch
+    from service.notify.inbound import replies
+    from service.notify.models import MailAddress
     ann, bob = player(client, "Ann"), player(client, "Bob")
     game = game_between(client, ann, bob)
     seat_view = client.get(f"/games/{game['id']}", headers=auth(ann["token"])).get_json()
@@ -146,7 +147,7 @@ def test_a_suspended_seat_takes_no_move_by_mail_and_spends_no_mail_link(client, 
     message["Message-ID"] = "<suspended-reply@example.org>"
     message.set_content("pass\n")
     with app.app_context():
-        outcome = inbound.receive(message.as_bytes())
+        outcome = replies.receive(message.as_bytes())
     assert outcome.status == "failed" and "suspended" in outcome.detail
     after = client.get(f"/games/{game['id']}", headers=auth({0: bob, 1: ann}[mover]["token"])).get_json()
     assert after["version"] == seat_view["version"]  # nothing was played

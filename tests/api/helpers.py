@@ -20,11 +20,12 @@ def create(client, name="Ann", rules=None):
     return response.get_json()
 
 
-def new_game(client, rules=None) -> dict:
-    """A started game: {"id", "tokens": {0: ..., 1: ...}, "view": seat 1's first view}."""
-    created = create(client, rules=rules)
+def new_game(client, rules=None, names=("Ann", "Bob")) -> dict:
+    """A started game: {"id", "tokens": {0: ..., 1: ...}, "view": seat 1's first view}. `names`: the
+    seats' (an anonymous seat may not take a registered player's)."""
+    created = create(client, names[0], rules=rules)
     response = client.post(f"/games/{created['game_id']}/join",
-                           json={"invite_code": created["invite_code"], "name": "Bob"})
+                           json={"invite_code": created["invite_code"], "name": names[1]})
     assert response.status_code == 201, response.get_json()
     joined = response.get_json()
     return {"id": created["game_id"], "tokens": {0: created["token"], 1: joined["token"]},

@@ -5,9 +5,10 @@ from __future__ import annotations
 from .helpers import cards_in, choose, secret_cards
 
 
-def start_table(post, seats: int, rules: dict | None = None) -> dict:
-    """`post(path, body) -> (status, json)`. A table with every seat taken: {"id", "tokens", "seats"}."""
-    status, created = post("/games", {"name": "Ann", "seats": seats, "rules": rules or {"target": 40}})
+def start_table(post, seats: int, rules: dict | None = None, host: str = "Ann") -> dict:
+    """`post(path, body) -> (status, json)`. A table with every seat taken: {"id", "tokens", "seats"}.
+    `host`: seat 0's name (an anonymous seat may not take a registered player's)."""
+    status, created = post("/games", {"name": host, "seats": seats, "rules": rules or {"target": 40}})
     assert status == 201, created
     assert [i["seat"] for i in created["invites"]] == list(range(1, seats))
     assert created["invites"][0]["invite_code"] == created["invite_code"]

@@ -100,10 +100,10 @@ def test_served_spec_and_docs_page(spec_app, generated):
 
 
 def test_the_docs_page_shows_how_to_read_the_streams(spec_app):
-    """The README's "Reading the streams", readers and all, is on /docs, where client authors look."""
+    """docs/api.md's "Reading the streams", readers and all, is on /docs, where client authors look."""
     from html import unescape
 
-    from .test_readme import block
+    from ..doc_blocks import block
     html = spec_app.test_client().get("/docs").get_data(as_text=True)
     assert '<h2 id="streams">Reading the streams</h2>' in html and 'href="#streams"' in html
     for name in ("stream-reader", "stream-reader-ts"):
@@ -228,15 +228,17 @@ def test_streams_are_event_streams_with_a_named_schema_per_event(generated):
     each event against) or, for a client reading the body at once, a string (never JSON to parse).
     Each frame's data is a union with one named schema per event, discriminated by a property that
     names the event, required and one value per member."""
+    from service.coach.events import COACH_STREAM_SCHEMAS
     from service.players.stream_schemas import PLAYER_STREAM_SCHEMAS
     from service.series.stream_schemas import SERIES_STREAM_SCHEMAS
+    from service.tournaments.stream_schemas import TOURNAMENT_STREAM_SCHEMAS
     spec = yaml.safe_load(generated)
     schemas = spec["components"]["schemas"]
     for path, frame, union, discriminator, names in (
             ("/games/{game_id}/stream", "GameStreamFrame", "GameStreamEvent", "event",
-             {"view", "rematch_offered", "message"}),
+             {"view", "rematch_offered", "rematch_declined", "message", "review_ready"}),
             ("/me/stream", "PlayerStreamFrame", "PlayerStreamEvent", "type",
-             {*PLAYER_STREAM_SCHEMAS, *SERIES_STREAM_SCHEMAS})):
+             {*PLAYER_STREAM_SCHEMAS, *SERIES_STREAM_SCHEMAS, *TOURNAMENT_STREAM_SCHEMAS, *COACH_STREAM_SCHEMAS})):
         content = spec["paths"][path]["get"]["responses"]["200"]["content"]
         assert list(content) == ["text/event-stream"] and "example" in content["text/event-stream"]
         assert content["text/event-stream"]["schema"]["anyOf"] == [

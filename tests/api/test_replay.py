@@ -50,7 +50,7 @@ def test_a_finished_match_replays_move_by_move_for_its_seats_and_watchers(client
         held = step["hands"]["0"] + step["hands"]["1"] + step["discard_pile"]
         assert len(held) == len(set(held)) and len(held) + step["stock_count"] <= 52
     assert steps[-1]["sheet"] == final["scores"]["sheet"] and body["result"] == final["result"]
-    assert body["players"] == ["Ann", "Bob"]
+    assert body["players"] == [{"seat": 0, "name": "Ann"}, {"seat": 1, "name": "Bob"}] == final["players"]
 
     link = client.post(f"/games/{game['id']}/watch-links", headers=auth(game["tokens"][0])).get_json()
     watched = client.get(f"/games/{game['id']}/replay", headers=auth(link["key"]))
@@ -89,7 +89,8 @@ def test_a_finished_table_replays_move_by_move_with_every_board(client, generate
     body = client.get(f"/games/{table['id']}/replay", headers=auth(table["tokens"][seats - 1])).get_json()
     validator_for(yaml.safe_load(generated), "TableReplay").validate(body)
     assert body["kind"] == "table" and body["format"] == fmt and body["seats"] == seats
-    assert body["players"] == ["Ann"] + [f"P{seat}" for seat in range(1, seats)] and body["sides"] == final["sides"]
+    assert [p["name"] for p in body["players"]] == ["Ann"] + [f"P{seat}" for seat in range(1, seats)]
+    assert body["players"] == final["players"] and body["sides"] == final["sides"]
     steps = body["steps"]
     assert [(s["seat"], s["action"]) for s in steps if s["action"] is not None] == made  # every move, in order
     deals = [s for s in steps if s["action"] is None]

@@ -1,4 +1,4 @@
-"""service/core/server.py's OneWriteResponse: an answer with a body in one piece goes out in one
+"""service/core/gevent_worker.py's OneWriteResponse: an answer with a body in one piece goes out in one
 sendall, byte for byte what gunicorn's own response writes in two; streams keep gunicorn's path."""
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from types import SimpleNamespace
 from gunicorn.config import Config
 from gunicorn.http import wsgi
 
-from service.core.server import OneWriteResponse
+from service.core.gevent_worker import OneWriteResponse
 
 
 class Socket:

@@ -105,7 +105,7 @@ def started_game(client, token, monkeypatch, moves: int) -> tuple[str, dict]:
     from service.games import deals
     monkeypatch.setattr(deals, "shuffled_deck", lambda: list(DECK))
     made = client.post("/me/games", json={}, headers=auth(token)).get_json()
-    joined = client.post(f"/games/{made['game_id']}/join", json={"invite_code": made["invite_code"], "name": "Bob"})
+    joined = client.post(f"/games/{made['game_id']}/join", json={"invite_code": made["invite_code"], "name": "Dee"})
     dealer = joined.get_json()["game"]["dealer"]
     tokens = {"dealer": (token, joined.get_json()["token"])[dealer]}
     tokens["first"] = (token, joined.get_json()["token"])[1 - dealer]
@@ -120,13 +120,36 @@ def started_game(client, token, monkeypatch, moves: int) -> tuple[str, dict]:
 def set_up(app, client, monkeypatch, path, name):
     """What the example needs: (url, token, the secrets its elided fields stand for)."""
     me = player(client, "Cleo")  # Bob, whom examples challenge, exists; Ann, whom they make, does not
+    if path == "/games/{game_id}/join":  # except where an anonymous seat takes his name: no player has it
+        made = client.post("/me/games", json={}, headers=auth(me)).get_json()
+        return path.replace("{game_id}", made["game_id"]), me, {"invite_code": made["invite_code"]}
     bob = player(client, "Bob")
     if path == "/games/{game_id}/actions":
         game_id, tokens = started_game(client, me, monkeypatch, MOVES_BEFORE[name])
         return path.replace("{game_id}", game_id), tokens["dealer" if name == "knock" else "first"], {}
-    if path in ("/games/{game_id}/vacation", "/games/{game_id}/messages", "/games/{game_id}/reports"):
+    if path == "/games/{game_id}/plans":  # the first to play is to draw, 7H in hand
+        game_id, tokens = started_game(client, me, monkeypatch, 2)
+        return path.replace("{game_id}", game_id), tokens["first"], {}
+    if path in ("/games/{game_id}/vacation", "/games/{game_id}/messages", "/games/{game_id}/reports",
+                "/games/{game_id}/orders"):
         game_id, tokens = started_game(client, me, monkeypatch, 0)
         return path.replace("{game_id}", game_id), me, {}
+    if path == "/tournaments/{tournament_id}/house-bot":  # Cleo's tournament, and the house bot to enter
+        from service.core.extensions import db
+        from service.players import accounts
+        with app.app_context():
+            accounts.create("House", None, True, local=True)
+            db.session.commit()
+        made = client.post("/tournaments", json={"name": "Cup", "format": "knockout", "house_bot": True},
+                           headers=auth(me)).get_json()
+        return path.replace("{tournament_id}", made["tournament_id"]), me, {}
+    if path == "/games/{game_id}/seat-rematch/decline":  # a finished game whose first seat offers one
+        game_id, tokens = started_game(client, me, monkeypatch, 0)
+        resigned = client.post(f"/games/{game_id}/actions", json={"type": "resign"}, headers=auth(tokens["first"]))
+        assert resigned.status_code == 200, resigned.get_json()
+        offered = client.post(f"/games/{game_id}/seat-rematch", headers=auth(tokens["first"]))
+        assert offered.status_code == 201, offered.get_json()
+        return path.replace("{game_id}", game_id), tokens["dealer"], {}
     if path == "/challenges/{challenge_id}/decline":
         challenge = client.post("/challenges", json={"to": "Cleo"}, headers=auth(bob)).get_json()
         return path.replace("{challenge_id}", challenge["challenge_id"]), me, {}
@@ -139,7 +162,8 @@ def set_up(app, client, monkeypatch, path, name):
             key = seat_link(made["game_id"], 0, datetime.now(timezone.utc)).split("#link=", 1)[1]
             db.session.commit()
         return url, me, {"link_key": key}
-    return url, (bob if path == "/games/{game_id}/contact" else me), {"invite_code": made["invite_code"]}
+    seat_holder = path in ("/games/{game_id}/contact", "/games/{game_id}/push-subscriptions")
+    return url, (bob if seat_holder else me), {"invite_code": made["invite_code"]}
 
 
 @pytest.mark.parametrize("path, method, name, body, headers", EXAMPLES,
@@ -185,7 +209,7 @@ def test_the_spec_states_the_email_rule_the_code_applies():
 
 
 def accepted_by_the_service(app, address: str) -> bool:
-    from service.notify.addresses import check_email
+    from service.notify.consent.addresses import check_email
     with app.app_context():
         try:
             check_email(address)
@@ -203,7 +227,7 @@ def test_the_email_pattern_refuses_exactly_what_the_service_refuses(app, client,
                                   address)) and len(address) <= 254
     made = client.post("/players", json={"name": "Ann", "email": address})
     assert (made.status_code == 201) == spec_says, (address, made.get_json())
-    created = client.post("/games", json={"name": "Ann"}).get_json()
+    created = client.post("/games", json={"name": "Guest"}).get_json()  # Ann is a player's name now
     patched = client.patch(f"/games/{created['game_id']}/contact", json={"email": address},
                            headers=auth(created["token"]))
     assert (patched.status_code == 200) == spec_says, (address, patched.get_json())

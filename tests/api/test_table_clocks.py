@@ -193,7 +193,7 @@ def test_a_rotation_has_one_clock_and_the_seat_sitting_out_may_claim(app, client
 def test_the_reference_client_shows_each_boards_deadline(app, client, clock):
     """gin show: each board's line with its mover's deadline; the own board (seat_view, as the bot
     and the two-seat display read it) carries its mover's own deadline, not the table's earliest."""
-    from client.gin_display import Style, render_table_view, seat_view
+    from gin_client.cli.display import Style, render_table_view, seat_view
     game = start_table(client)
     first = view_of(client, game, 0)
     a, b = first["to_move"]

@@ -71,3 +71,40 @@ def test_a_long_poll_whose_place_its_token_takes_again_answers_as_at_its_timeout
     first = answers["first"]
     assert first.status_code == 304 and first.headers["ETag"] == f'"{game["view"]["version"]}"'
     assert waiting_slots.slots.total == held_before
+
+
+def test_a_full_process_is_shared_max_min_fair_between_addresses(app, monkeypatch):
+    """Issue 38, item 14: three addresses, each within its share, fill the process; a fourth
+    address's waits still get places, each the oldest wait of the address holding the most, until
+    no address holds more than the newcomer's would after."""
+    monkeypatch.setitem(app.config, "WAIT_PER_PROCESS", 9)
+    monkeypatch.setitem(app.config, "WAIT_ADDRESS_SHARE", 0.34)  # 3 per address: three fill the process
+    monkeypatch.setitem(app.config, "WAIT_PER_TOKEN", 10)
+    slots = waiting_slots.Slots()
+    with app.app_context():
+        held = {address: [slots.take(f"t-{address}", address, f"game:{n}") for n in range(3)]
+                for address in ("192.0.2.1", "192.0.2.2", "192.0.2.3")}
+        assert slots.total == 9
+        victim = "198.51.100.7"
+        stream = slots.take("v", victim, "player:v")  # not refused: 192.0.2.1's oldest ends for it
+        assert held["192.0.2.1"][0].over and not any(s.over for s in held["192.0.2.1"][1:])
+        poll = slots.take("v", victim, "game:1")  # and 192.0.2.2's oldest (it holds the most now)
+        assert held["192.0.2.2"][0].over and not stream.over and slots.total == 9
+        # The victim holding 2, a third would leave it holding as many as the heaviest (3): refused.
+        with pytest.raises(Problem) as refused:
+            slots.take("v", victim, "game:2")
+        assert refused.value.code == "too-many-waiters" and "the server" in refused.value.detail
+        # Nor does an address that gave a place up take it back: 192.0.2.1 holds 2, the most 3.
+        with pytest.raises(Problem):
+            slots.take("t-192.0.2.1", "192.0.2.1", "game:9")
+        # Another newcomer: the one address still holding 3 gives up its oldest.
+        slots.take("w", "203.0.113.5", "game:1")
+        assert held["192.0.2.3"][0].over and not any(s.over for s in held["192.0.2.3"][1:])
+        counts = {group: len(waits) for group, waits in slots.by_group.items()}
+        assert counts == {"192.0.2.1": 2, "192.0.2.2": 2, "192.0.2.3": 2, victim: 2, "203.0.113.5": 1}
+        assert slots.heaviest == 2 and slots.total == 9
+        # Places given back keep the count by group true.
+        for slot in [*held["192.0.2.2"][1:], stream]:
+            slots.give_back(slot)
+        assert slots.heaviest == 2 and slots.groups_by_count[2] == {"192.0.2.1": None, "192.0.2.3": None}
+        assert slots.groups_by_count[1] == {victim: None, "203.0.113.5": None} and slots.total == 6

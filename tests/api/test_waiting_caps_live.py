@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import threading
+from contextlib import contextmanager
 
 import pytest
 import requests
@@ -25,14 +26,13 @@ CAPS = {"WAIT_PER_TOKEN": "2", "WAIT_PER_PROCESS": "10", "WAIT_ADDRESS_SHARE": "
 SERVERS = [("sqlite", "gevent"), ("postgresql", "gevent"), ("sqlite", "gthread")]
 
 
-@pytest.fixture(scope="module", params=SERVERS, ids=["-".join(each) for each in SERVERS])
-def base(request, tmp_path_factory):
-    kind, worker_class = request.param
+@contextmanager
+def serving_with_caps(kind: str, worker_class: str, tmp_path, caps: dict):
+    """One gunicorn worker with these waiting caps on a scratch database; its log holds no traceback."""
     if kind == "postgresql" and not os.environ.get("TEST_DATABASE_URL"):
         pytest.skip(PG_SKIP)
-    tmp_path = tmp_path_factory.mktemp(f"caps-{kind}-{worker_class}")
     with database_url(kind, tmp_path) as url:
-        process, base_url = start_gunicorn(url, workers=1, log_path=tmp_path / "server.log", env=CAPS,
+        process, base_url = start_gunicorn(url, workers=1, log_path=tmp_path / "server.log", env=caps,
                                            worker_class=worker_class)
         try:
             yield base_url
@@ -40,6 +40,14 @@ def base(request, tmp_path_factory):
             stop_gunicorn(process)
     log = (tmp_path / "server.log").read_text(errors="replace")
     assert "Traceback" not in log, log[-3000:]
+
+
+@pytest.fixture(scope="module", params=SERVERS, ids=["-".join(each) for each in SERVERS])
+def base(request, tmp_path_factory):
+    kind, worker_class = request.param
+    with serving_with_caps(kind, worker_class, tmp_path_factory.mktemp(f"caps-{kind}-{worker_class}"),
+                           CAPS) as base_url:
+        yield base_url
 
 
 class FromAddress(HTTPAdapter):

@@ -210,7 +210,8 @@ def test_a_finished_match_stream_stays_open_for_a_seat_rematch_and_tells_the_oth
     """Seats that are not both players': the finished game's stream stays open (keep-alives, and a
     reconnection with the last id waits rather than 204) until a seat rematch is offered on the
     other process; then the other seat hears `rematch_offered` (what accepting takes, never a
-    token), the offering seat the new view, and both streams end; the accept it names works."""
+    token) and its stream ends, the offering seat the new view, its stream open for the answer; the
+    accept it names works, and ends the offering seat's stream with the view it made."""
     _, _, (one, two) = pair
     game = new_game(one)
     finished = requests.post(f"{one}/games/{game['id']}/actions", json={"type": "resign"},
@@ -231,14 +232,43 @@ def test_a_finished_match_stream_stays_open_for_a_seat_rematch_and_tells_the_oth
             "accept": f"/games/{game['id']}/seat-rematch/accept"}}
         assert stream.next_event() is None  # nothing more will come: the stream ends
     conforms(one, "GameStreamEvent", offered["data"])
-    mine = offering.next_event()  # the offering seat (Bob's): the new view, and its stream ends
-    assert mine["event"] == "view" and mine["id"] == finished["version"] + 1 and offering.next_event() is None
+    mine = offering.next_event()  # the offering seat (Bob's): the new view, and its stream waits for the answer
+    assert mine["event"] == "view" and mine["id"] == finished["version"] + 1
+    assert offering.comments.get(timeout=30) == ": keep-alive"
     ended = requests.get(f"{one}/games/{game['id']}/stream", timeout=10,
                          headers=bearer(game["tokens"][0], **{"Last-Event-ID": str(mine["id"])}))
     assert ended.status_code == 204 and ended.content == b"" and "Content-Type" not in ended.headers
     taken = requests.post(f"{one}{offered['data']['seat_rematch']['accept']}", headers=bearer(game["tokens"][0]),
                           timeout=10)
     assert taken.status_code == 201 and taken.json()["game_id"] == offer.json()["game_id"], taken.text
+    answered = offering.next_event()  # accepted: the view it made, and the offering seat's stream ends
+    assert answered["event"] == "view" and answered["id"] == mine["id"] + 1 and offering.next_event() is None
+
+
+def test_the_offering_seat_hears_its_seat_rematch_declined_on_its_stream(pair):
+    """Issue 38: the seat that offered a seat rematch keeps the finished game's stream open for the
+    answer; the other seat declines on the other process, and the offering seat hears
+    `rematch_declined` (who, the reason code) after the view the decline made, and its stream ends."""
+    _, _, (one, two) = pair
+    game = new_game(one)
+    requests.post(f"{one}/games/{game['id']}/actions", json={"type": "resign"}, headers=bearer(game["tokens"][0]),
+                  timeout=10)
+    offer = requests.post(f"{one}/games/{game['id']}/seat-rematch", headers=bearer(game["tokens"][1]), timeout=10)
+    assert offer.status_code == 201, offer.text
+    offering = Stream(one, game, 1)
+    assert offering.next_event()["event"] == "view" and offering.comments.get(timeout=30) == ": keep-alive"
+    declined = requests.post(f"{two}/games/{game['id']}/seat-rematch/decline", json={"reason": "move-time"},
+                             headers=bearer(game["tokens"][0]), timeout=10)
+    assert declined.status_code == 200 and declined.json()["declined"] is True, declined.text
+    view, told = offering.next_event(), offering.next_event()
+    assert view["event"] == "view" and told["event"] == "rematch_declined" and told["id"] == view["id"], told
+    assert told["data"] == {"event": "rematch_declined", "game_id": game["id"], "seat": 1, "by": "Ann",
+                            "reason": "move-time"}
+    conforms(one, "GameStreamEvent", told["data"])
+    assert offering.next_event() is None  # answered: nothing more will come
+    ended = requests.get(f"{one}/games/{game['id']}/stream", timeout=10,
+                         headers=bearer(game["tokens"][1], **{"Last-Event-ID": str(told["id"])}))
+    assert ended.status_code == 204
 
 
 def test_two_hundred_waiting_clients_are_answered_and_moves_go_through_meanwhile(pair):

@@ -1,10 +1,9 @@
 """A real service for the client's tests: gunicorn with 2 sync workers on a free loopback port over
-a migrated scratch SQLite file (the same way `python -m client.demo` runs it)."""
+a migrated scratch SQLite file (the same way `python -m gin_client.demo` runs it)."""
 from __future__ import annotations
 
 import json
 import os
-import shutil
 import socket
 import subprocess
 import sys
@@ -13,13 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from client import demo
+from gin_client import demo
 
-ROOT = Path(__file__).resolve().parents[2]
-# What the `gin` command is, copied on its own: gin.py, the gin_*.py modules it is made of, api.py.
-GIN_FILES = ("gin.py", "gin_cards.py", "gin_store.py", "gin_display.py", "gin_history.py", "gin_common.py",
-             "gin_players.py", "gin_ratings.py", "gin_seats.py", "gin_play.py", "gin_webhooks.py", "gin_messages.py",
-             "api.py")
+GIN = (sys.executable, "-m", "gin_client.cli")  # the `gin` command, as `pip install` puts it on the PATH
+REFERENCE_BOT = (sys.executable, "-m", "gin_client.bots.reference")
+GIN_BOT = str(Path(sys.executable).parent / "gin-bot")  # the account bot, as the Procfile runs it
 
 
 @pytest.fixture(scope="session")
@@ -65,21 +62,11 @@ def restartable_server(tmp_path):
     server.stop()
 
 
-@pytest.fixture(scope="session")
-def copied_client(tmp_path_factory) -> Path:
-    """gin.py (with its gin_*.py modules), api.py and bot.py copied on their own into an empty folder:
-    they must run from there."""
-    folder = tmp_path_factory.mktemp("copied-client")
-    for name in (*GIN_FILES, "bot.py"):
-        shutil.copy(ROOT / "client" / name, folder / name)
-    return folder
-
-
 class Player:
-    """One person at their own terminal: the copied gin.py with its own config folder."""
+    """One person at their own terminal: the `gin` command with its own config folder."""
 
-    def __init__(self, script: Path, home: Path, server: str):
-        self.script, self.home, self.server = script, home, server
+    def __init__(self, home: Path, server: str):
+        self.home, self.server = home, server
         self.config = home / "cfg" / "gin-rummy" / "games.json"
         home.mkdir(parents=True, exist_ok=True)
 
@@ -90,7 +77,7 @@ class Player:
         return env
 
     def run(self, *args: str, check: int | None = 0, timeout: float = 60) -> subprocess.CompletedProcess:
-        done = subprocess.run([sys.executable, str(self.script), *args], env=self.env(), cwd=self.home,
+        done = subprocess.run([*GIN, *args], env=self.env(), cwd=self.home,
                               capture_output=True, text=True, encoding="utf-8", timeout=timeout)
         if check is not None:
             assert done.returncode == check, f"gin {' '.join(args)} -> {done.returncode}\n{done.stdout}\n{done.stderr}"
@@ -100,7 +87,7 @@ class Player:
         return json.loads(self.run(*args, "--json").stdout)
 
     def popen(self, *args: str) -> subprocess.Popen:
-        return subprocess.Popen([sys.executable, str(self.script), *args], env=self.env(), cwd=self.home,
+        return subprocess.Popen([*GIN, *args], env=self.env(), cwd=self.home,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, encoding="utf-8")
 
     def games(self) -> dict:
@@ -108,9 +95,8 @@ class Player:
 
 
 @pytest.fixture
-def players(tmp_path, copied_client, gin_server):
-    return (Player(copied_client / "gin.py", tmp_path / "ann", gin_server),
-            Player(copied_client / "gin.py", tmp_path / "bob", gin_server))
+def players(tmp_path, gin_server):
+    return Player(tmp_path / "ann", gin_server), Player(tmp_path / "bob", gin_server)
 
 
 class DroppingProxy:

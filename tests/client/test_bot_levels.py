@@ -1,4 +1,4 @@
-"""The house bot's levels (client/bot_levels.py) on views the engine makes: every level's every
+"""The house bot's levels (gin_client/bots/levels.py) on views the engine makes: every level's every
 decision is one of the view's legal actions, at every preset and at Mahjong gin, over thousands
 of views from random matches; no level reads a hidden card (a view whose hidden side, the stock's
 order and the opponent's unseen cards, is scrambled gets the same decision with the same seed);
@@ -10,19 +10,19 @@ import random
 
 import pytest
 
-from client import bot, bot_levels, bot_model
+from gin_client.bots import levels, model, reference
 from service.rules import Match
 from service.rules.actions import action_from_dict
 from service.rules.options import PRESETS
 from tests.rules.helpers import new_match, shuffled_deck
 
-LEVELS = bot_levels.LEVELS
+LEVELS = levels.LEVELS
 
 
 def decide(view, level, seed=0, memory=None):
     """A level's decision with a fixed number of level-5 samples (a time budget would make it
     depend on the machine's speed)."""
-    return bot_levels.decide(view, level, random.Random(seed), memory, think_seconds=None, rollouts=8)
+    return levels.decide(view, level, random.Random(seed), memory, think_seconds=None, rollouts=8)
 
 
 def random_views(preset: str, seed: int, limit: int):
@@ -30,7 +30,7 @@ def random_views(preset: str, seed: int, limit: int):
     each seat's own Memory; yields (view, memory) before each decision."""
     rng = random.Random(seed)
     match = new_match(preset, first_dealer=rng.randrange(2))
-    memories = {0: bot_model.Memory(), 1: bot_model.Memory()}
+    memories = {0: model.Memory(), 1: model.Memory()}
     for _ in range(limit):
         if match.is_over:
             return
@@ -106,7 +106,7 @@ def test_no_level_reads_a_hidden_card(level):
 
 def discard_view(hand, stock=15, known=(), pile=("2C",)):
     legal = [{"type": "discard", "card": c} for c in hand]
-    legal += [{"type": "knock", "discard": c} for c in hand if bot.deadwood([x for x in hand if x != c]) <= 10]
+    legal += [{"type": "knock", "discard": c} for c in hand if reference.deadwood([x for x in hand if x != c]) <= 10]
     return {"seat": 0, "to_move": 0, "phase": "discard", "hand": list(hand), "discard_pile": list(pile),
             "stock_count": stock, "knock_limit": 10, "legal_actions": legal, "hand_number": 1,
             "opponent": {"card_count": 10, "known_cards": list(known)}, "rules": {}}
@@ -152,4 +152,4 @@ def test_level_5_is_repeatable_with_its_seed_and_a_number_of_samples():
 
 def test_an_unknown_level_is_refused():
     with pytest.raises(ValueError):
-        bot_levels.decide(discard_view(KNOCKABLE), 6)
+        levels.decide(discard_view(KNOCKABLE), 6)

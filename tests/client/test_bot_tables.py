@@ -6,55 +6,58 @@ from __future__ import annotations
 
 import re
 import subprocess
-import sys
 
 import pytest
 
-from client import gin
+from gin_client.api import Api
+from gin_client.cli.display import Style, render_view, seat_names, seat_view
+from gin_client.cli.history import describe_event, score_sheet
+
+from .conftest import REFERENCE_BOT
 
 
 def new_table(url: str, seats: int, target: int, preset: str = "standard") -> tuple[str, dict[int, str]]:
-    created = gin.Api(url).create_game({"name": "A", "seats": seats, "rules": {"preset": preset, "target": target}})
+    created = Api(url).create_game({"name": "A", "seats": seats, "rules": {"preset": preset, "target": target}})
     tokens = {0: created["token"]}
     for invite in created["invites"]:
-        joined = gin.Api(url).join_game(created["game_id"], {"invite_code": invite["invite_code"],
-                                                             "name": f"P{invite['seat']}"})
+        joined = Api(url).join_game(created["game_id"], {"invite_code": invite["invite_code"],
+                                                         "name": f"P{invite['seat']}"})
         tokens[joined["seat"]] = joined["token"]
     return created["game_id"], tokens
 
 
 @pytest.mark.parametrize("seats, winners, preset", [(3, 1, "standard"), (4, 2, "standard"),
                                                     (6, 3, "tedesco_gin_teams_of_three"), (8, 4, "tedesco_gin")])
-def test_one_bot_process_plays_every_seat_of_a_table_to_its_end(gin_server, copied_client, seats, winners, preset):
+def test_one_bot_process_plays_every_seat_of_a_table_to_its_end(gin_server, seats, winners, preset):
     game_id, tokens = new_table(gin_server, seats, target=30, preset=preset)
     # Six or eight seats polling every 0.1 s from one address would pass its rate limit (600 a
     # minute): those wait on the game's stream, as the bot does by default.
     waiting = ["--wait", "0", "--poll-delay", "0.02", "--max-poll-delay", "0.1"] if seats <= 4 else ["--wait", "5"]
-    done = subprocess.run([sys.executable, str(copied_client / "bot.py"), "--server", gin_server, *waiting,
+    done = subprocess.run([*REFERENCE_BOT, "--server", gin_server, *waiting,
                            *(f"{game_id}:{tokens[s]}" for s in range(seats))],
-                          capture_output=True, text=True, timeout=300, cwd=copied_client)
+                          capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     outcomes = sorted(line.split(":")[1].split(",")[0].strip() for line in done.stdout.splitlines())
     assert outcomes == ["lost"] * (seats - winners) + ["won"] * winners
     decisions = [line for line in done.stderr.splitlines() if "action=" in line]
     assert decisions and all("deadwood=" in line for line in decisions)
-    view, _ = gin.Api(gin_server, tokens[0]).view(game_id)
+    view, _ = Api(gin_server, tokens[0]).view(game_id)
     assert view["status"] == "finished" and view["result"]["reason"] == "target"
     assert max(view["result"]["totals"]) >= 30
-    text = gin.render_view(view, 0, gin.Style(False), game_id)
+    text = render_view(view, 0, Style(False), game_id)
     if seats > 4:  # Tedesco's teams: the table's kind, and every board each round had
         assert f"two teams of {seats // 2}" in text
         decided = [row for row in view["scores"]["sheet"] if row["hand"] is not None]
         assert len(decided) % (seats // 2) == 0 and {row["board"] for row in decided} == set(range(seats // 2))
     assert "The match is over" in text and ("You win" in text) == (0 in view["result"]["winner_seats"])
     # The score sheet and the history in table seats: each move named for the table seat that made it.
-    sheet = gin.score_sheet(view, 0)
+    sheet = score_sheet(view, 0)
     assert sheet.count("\n") >= len(view["scores"]["sheet"]) and "the match" in sheet.splitlines()[-1]
-    names = gin._seat_names(view)
+    names = seat_names(view)
     assert names == {s: ("A" if s == 0 else f"P{s}") for s in range(seats)}
     watcher = seats - 1
-    for event in gin.Api(gin_server, tokens[watcher]).events(game_id):
-        line = gin.describe_event(event, watcher, names, gin.Style(False))
+    for event in Api(gin_server, tokens[watcher]).events(game_id):
+        line = describe_event(event, watcher, names, Style(False))
         if event.get("board") is not None and event["type"] in ("draw", "discard", "pass", "take_upcard"):
             actor = event["seats"][event["seat"]]
             assert line.startswith("you" if actor == watcher else names[actor]), (event, line)
@@ -62,35 +65,35 @@ def test_one_bot_process_plays_every_seat_of_a_table_to_its_end(gin_server, copi
 
 def test_the_client_draws_a_table(gin_server):
     game_id, tokens = new_table(gin_server, 3, target=100)
-    views = {s: gin.Api(gin_server, tokens[s]).view(game_id)[0] for s in range(3)}
-    style = gin.Style(False)
+    views = {s: Api(gin_server, tokens[s]).view(game_id)[0] for s in range(3)}
+    style = Style(False)
     out = views[0]["sitting_out"]
     mover = views[0]["to_move"][0]
-    sitting = gin.render_view(views[out], out, style, game_id)
+    sitting = render_view(views[out], out, style, game_id)
     assert "three players" in sitting and "Sitting out: you" in sitting and "Hand:" not in sitting
     assert f"Board 0: P1 v " in sitting or "Board 0: A v P1" in sitting
-    playing = gin.render_view(views[mover], mover, style, game_id)
+    playing = render_view(views[mover], mover, style, game_id)
     hand = views[mover]["my_board"]["view"]["hand"]
     assert "you to move" in playing and "Hand:" in playing and "You may:" in playing
     assert all(card in playing for card in hand)
     shown = set(re.findall(r"\b[A2-9TJQK][CDHS]\b", sitting))
     assert not shown & set(hand)  # the seat sitting out sees none of the mover's cards
     # The bot decides on the seat's own board, and its move is one the table lists.
-    from client import bot
-    assert bot.my_turn(views[mover]) and not bot.my_turn(views[out])
-    assert bot.choose_action(gin.seat_view(views[mover])) in views[mover]["legal_actions"]
+    from gin_client.bots import reference
+    assert reference.my_turn(views[mover]) and not reference.my_turn(views[out])
+    assert reference.choose_action(seat_view(views[mover])) in views[mover]["legal_actions"]
 
 
 def test_the_client_draws_a_team_table_with_its_round_and_team_bonus(gin_server):
     """Eight seats: four boards, the caller's own among them, the round, and a team bonus line
     once a round was won by a whole team (a view as the server sends it, with one such line)."""
     game_id, tokens = new_table(gin_server, 8, target=50, preset="tedesco_gin")
-    view = gin.Api(gin_server, tokens[5]).view(game_id)[0]
-    text = gin.render_view(view, 5, gin.Style(False), game_id)
+    view = Api(gin_server, tokens[5]).view(game_id)[0]
+    text = render_view(view, 5, Style(False), game_id)
     assert "two teams of 4, round 1" in text and "Hand:" in text
     assert all(f"Board {i}:" in text for i in range(4))
     assert not any(f"Board {i}:" in text for i in range(4, 8))
-    hands = {s: set(gin.Api(gin_server, tokens[s]).view(game_id)[0]["my_board"]["view"]["hand"]) for s in (1, 3, 7)}
+    hands = {s: set(Api(gin_server, tokens[s]).view(game_id)[0]["my_board"]["view"]["hand"]) for s in (1, 3, 7)}
     shown = set(re.findall(r"\b[A2-9TJQK][CDHS]\b", text))
     mine = set(view["my_board"]["view"]["hand"]) | {card for b in view["boards"] for card in b["discard_pile"]}
     # Each board has its own deck: a card of another seat may share a name with one of mine or with
@@ -98,6 +101,6 @@ def test_the_client_draws_a_team_table_with_its_round_and_team_bonus(gin_server)
     others = (hands[1] | hands[3] | hands[7]) - mine
     assert others and not others & shown
     view["scores"]["sheet"].append({"hand": None, "round": 0, "team_bonus": 50, "side": 1, "games_credited": [0]})
-    text = gin.render_view(view, 5, gin.Style(False), game_id)
+    text = render_view(view, 5, Style(False), game_id)
     assert "Team bonus: P1+P3+P5+P7 +50 (round 1, all won)" in text
-    assert "round 1: team bonus to P1+P3+P5 (you)+P7: 50" in gin.score_sheet(view, 5)
+    assert "round 1: team bonus to P1+P3+P5 (you)+P7: 50" in score_sheet(view, 5)

@@ -2,7 +2,7 @@
 view has the fields the service's view has, so this is the bot's real decision function at work."""
 import random
 
-from client import bot
+from gin_client.bots import reference
 from service.rules import Match, Rules, action_from_dict, full_deck
 
 MATCHES = 40
@@ -22,7 +22,7 @@ def play_match(seed: int, bot_seat: int, rules: Rules | None = None, max_actions
         seat = match.to_move
         view = match.view(seat)
         if seat == bot_seat:
-            choice = bot.choose_action(view)
+            choice = reference.choose_action(view)
             assert choice in view["legal_actions"]
         else:
             choice = rng.choice(view["legal_actions"])

@@ -9,7 +9,12 @@ import time
 
 import pytest
 
-from client import bot, gin
+from gin_client.api import Api, ServiceError
+from gin_client.bots import reference
+from gin_client.cli.cards import arrange
+from gin_client.cli.common import EXIT_RULES, exit_status_of
+from gin_client.cli.display import Style
+from gin_client.cli.seats import gin_action
 
 from .conftest import Player
 
@@ -26,7 +31,7 @@ def start_game(ann, bob, *new_args):
 def mover(ann, bob, game_id):
     """(player, view) of whoever is to move now (read in process: quicker than a `show` each time)."""
     for player in (ann, bob):
-        view, _ = gin.Api(player.server, player.games()[game_id]["token"]).view(game_id)
+        view, _ = Api(player.server, player.games()[game_id]["token"]).view(game_id)
         if view.get("to_move") == view["seat"] or player is bob:
             return player, view
 
@@ -34,9 +39,9 @@ def mover(ann, bob, game_id):
 def command_for(view: dict) -> list[str]:
     """The bot's choice, said as a command a person would type (cards in lower case on purpose);
     it knocks whenever it may, to keep the hands short."""
-    action = bot.choose_action(view, knock_at=10)
+    action = reference.choose_action(view, knock_at=10)
     kind = action["type"]
-    if kind == "big_gin" or (kind == "knock" and gin.gin_action(view) == action):
+    if kind == "big_gin" or (kind == "knock" and gin_action(view) == action):
         return ["gin"]
     return {"take_upcard": ["take"], "pass": ["pass"]}.get(kind) or {
         "draw": ["draw", action.get("from", "")],
@@ -97,7 +102,7 @@ def test_show_groups_melds_and_uses_symbols_unless_plain(players):
     ann, bob = players
     start_game(ann, bob)
     view = ann.json("show")
-    melds, dead, points = gin.arrange(view["hand"])
+    melds, dead, points = arrange(view["hand"])
     plain = ann.run("show", "--plain").stdout
     assert f"= {points}" in plain and all(card in plain for card in view["hand"])
     for meld in melds:
@@ -127,9 +132,9 @@ def test_claim_and_vacation_commands(players):
     game_id = start_game(ann, bob)
     waiter, view = mover(ann, bob, game_id)
     other = bob if waiter is ann else ann
-    own_turn = waiter.run("claim", check=gin.EXIT_RULES)  # only the waiting player may claim
+    own_turn = waiter.run("claim", check=EXIT_RULES)  # only the waiting player may claim
     assert own_turn.stderr.count("\n") == 1 and "[cannot-claim-own-turn]" in own_turn.stderr
-    early = other.run("claim", check=gin.EXIT_RULES)  # the deadline is 3 days away
+    early = other.run("claim", check=EXIT_RULES)  # the deadline is 3 days away
     assert "[deadline-not-passed]" in early.stderr
     before = waiter.json("show")["deadline"]
     paused = waiter.json("vacation", "2")
@@ -138,8 +143,8 @@ def test_claim_and_vacation_commands(players):
     assert "vacation day(s) left" in other.run("vacation", "1", "--plain").stdout
 
 
-def test_watch_outlasts_a_server_restart(restartable_server, tmp_path, copied_client):
-    ann, bob = (Player(copied_client / "gin.py", tmp_path / name, restartable_server.url) for name in ("ann", "bob"))
+def test_watch_outlasts_a_server_restart(restartable_server, tmp_path):
+    ann, bob = (Player(tmp_path / name, restartable_server.url) for name in ("ann", "bob"))
     game_id = start_game(ann, bob)
     waiter, view = mover(ann, bob, game_id)
     other = bob if waiter is ann else ann
@@ -157,14 +162,14 @@ def test_watch_outlasts_a_server_restart(restartable_server, tmp_path, copied_cl
 
 
 def test_bot_gives_up_on_a_move_refused_again_and_again(gin_server, monkeypatch):
-    created = gin.Api(gin_server).create_game({"name": "A"})
-    joined = gin.Api(gin_server).join_game(created["game_id"], {"invite_code": created["invite_code"], "name": "B"})
-    view, _ = gin.Api(gin_server, created["token"]).view(created["game_id"])
+    created = Api(gin_server).create_game({"name": "A"})
+    joined = Api(gin_server).join_game(created["game_id"], {"invite_code": created["invite_code"], "name": "B"})
+    view, _ = Api(gin_server, created["token"]).view(created["game_id"])
     token = created["token"] if view["to_move"] == 0 else joined["token"]
-    broken = bot.Decision({"type": "discard", "card": "XX"}, 0, None, "a broken policy")
-    monkeypatch.setattr(bot, "decide", lambda view, knock_at=None: broken)  # a fault no server causes
-    with pytest.raises(gin.ServiceError) as refused:
-        bot.play(gin_server, created["game_id"], token, wait=0, sleep=lambda seconds: None)
+    broken = reference.Decision({"type": "discard", "card": "XX"}, 0, None, "a broken policy")
+    monkeypatch.setattr(reference, "decide", lambda view, knock_at=None: broken)  # a fault no server causes
+    with pytest.raises(ServiceError) as refused:
+        reference.play(gin_server, created["game_id"], token, wait=0, sleep=lambda seconds: None)
     assert refused.value.code == "invalid-action"
 
 
@@ -181,24 +186,24 @@ def test_errors_are_one_line_with_a_code_and_an_exit_status(players):
     assert "Traceback" not in wrong_turn.stderr
 
     # A card that is not in the hand: get to the discard first.
-    while bot.choose_action(view)["type"] in ("take_upcard", "pass", "draw"):
+    while reference.choose_action(view)["type"] in ("take_upcard", "pass", "draw"):
         player.run(*command_for(view))
         player, view = mover(ann, bob, game_id)
     missing = next(c for c in (r + s for s in "CDHS" for r in "A23456789TJQK") if c not in view["hand"])
     not_held = player.run("discard", missing.lower(), check=3)
     assert "[card-not-in-hand]" in not_held.stderr and not_held.stderr.count("\n") == 1
-    named = gin.Style(symbols=True).card(missing)  # the card as the hand shows it (8♠), never 8S beside it
+    named = Style(symbols=True).card(missing)  # the card as the hand shows it (8♠), never 8S beside it
     assert named in not_held.stderr and missing not in not_held.stderr, not_held.stderr
     assert player.json("show")["version"] == view["version"]  # nothing changed
 
-    no_gin = gin.gin_action(view) is None and player.run("gin", check=3)
+    no_gin = gin_action(view) is None and player.run("gin", check=3)
     assert not no_gin or "[no-gin]" in no_gin.stderr
 
     # A move chosen from a view the game has moved on from (the client sends If-Match).
-    api = gin.Api(player.server, player.games()[game_id]["token"])
-    with pytest.raises(gin.ServiceError) as stale:
-        api.act(game_id, bot.choose_action(view), version=view["version"] - 1)
-    assert stale.value.code == "version-mismatch" and gin.exit_status_of(stale.value) == gin.EXIT_RULES
+    api = Api(player.server, player.games()[game_id]["token"])
+    with pytest.raises(ServiceError) as stale:
+        api.act(game_id, reference.choose_action(view), version=view["version"] - 1)
+    assert stale.value.code == "version-mismatch" and exit_status_of(stale.value) == EXIT_RULES
     assert api.view(game_id)[0]["version"] == view["version"]
 
     games = json.loads(player.config.read_text())
@@ -214,7 +219,7 @@ def test_errors_are_one_line_with_a_code_and_an_exit_status(players):
 
 
 def gin_free_port() -> int:
-    from client.demo import free_port
+    from gin_client.demo import free_port
     return free_port()
 
 
@@ -252,13 +257,13 @@ def test_gin_command_goes_gin_when_a_hand_allows_it(players):
     ann, bob = players
     for _ in range(3):  # the bots play for gin, so nearly every hand ends in one; allow a few games
         game_id = start_game(ann, bob)
-        apis = {p: gin.Api(p.server, p.games()[game_id]["token"]) for p in (ann, bob)}
+        apis = {p: Api(p.server, p.games()[game_id]["token"]) for p in (ann, bob)}
         for _ in range(1000):
             player, view = mover(ann, bob, game_id)
-            if view["status"] == "finished" or gin.gin_action(view):
+            if view["status"] == "finished" or gin_action(view):
                 break
-            apis[player].act(game_id, bot.choose_action(view, knock_at=0), version=view["version"])
-        if gin.gin_action(view):
+            apis[player].act(game_id, reference.choose_action(view, knock_at=0), version=view["version"])
+        if gin_action(view):
             break
         ann.run("forget", game_id)
         bob.run("forget", game_id)

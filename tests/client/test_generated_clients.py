@@ -190,8 +190,8 @@ def test_the_python_client_has_a_class_per_stream_event_and_reads_both_real_stre
     from gin_generated.api.games import stream_game
     from gin_generated.api.players import stream_me
     classes = stream_classes(models)
-    assert set(classes["GameStreamEvent"]) == {"view", "rematch_offered", "message"}
-    assert set(classes["PlayerStreamEvent"]) == PLAYER_EVENTS
+    assert set(classes["GameStreamEvent"]) == {"view", "rematch_offered", "rematch_declined", "message", "review_ready"}
+    assert set(classes["PlayerStreamEvent"]) == PLAYER_EVENTS | {"review_ready"}
     story = every_player_event(server)
 
     game_frames = list(frames(f"{server}/games/{story['game']}/stream", story["ann"]))
@@ -215,6 +215,13 @@ def test_the_python_client_has_a_class_per_stream_event_and_reads_both_real_stre
     parsed = offered_class.from_dict(json.loads(text))
     assert parsed.event.value == event == "rematch_offered" and frame_id == last_view[0]
     assert parsed.seat_rematch.game_id == offer["game_id"] and parsed.seat_rematch.by == "Bob"
+    # Declined: the offering seat's stream (open for the answer) hears it, its own event class too.
+    post(server, f"/games/{anonymous['game_id']}/seat-rematch/decline", anonymous["token"], {"reason": "busy"}, status=200)
+    last_view, (frame_id, event, text) = frames(f"{server}/games/{anonymous['game_id']}/stream", bob["token"])
+    (declined_class,) = classes["GameStreamEvent"]["rematch_declined"]
+    parsed = declined_class.from_dict(json.loads(text))
+    assert parsed.event.value == event == "rematch_declined" and frame_id == last_view[0]
+    assert parsed.by == "Ann" and parsed.reason.value == "busy"
 
     # At a table the view is a TableView: its event class is TableViewEvent.
     table = post(server, "/games", body={"name": "Ann", "seats": 3})
@@ -234,7 +241,7 @@ def test_the_python_client_has_a_class_per_stream_event_and_reads_both_real_stre
             assert parsed.type_.value == event and parsed.seq == int(frame_id)
             assert models.PlayerStreamFrame.from_dict({"id": frame_id, "event": event, "data": text}).data == text
             seen.add(event)
-    assert seen == PLAYER_EVENTS
+    assert seen == PLAYER_EVENTS  # review_ready needs the coach worker: tests/coach reads it on both streams
 
     # The generated functions read the text/event-stream body as text (the spec used to declare a
     # JSON object, and stream_me failed with a ValueError on a real frame).
@@ -256,7 +263,7 @@ def npm_tools() -> Path:
 
 
 def test_the_typescript_client_generates_without_warnings_and_a_bot_and_stream_consumers_type_check():
-    """bot.ts, and stream.ts: the README's fetch reader and a consumer of each stream that switches
+    """bot.ts, and stream.ts: docs/api.md's fetch reader and a consumer of each stream that switches
     on the discriminator of the generated event unions (GameStreamEvent, PlayerStreamEvent)."""
     tools = npm_tools()
     out = TS / "generated" / "api.d.ts"

@@ -14,18 +14,20 @@ from pathlib import Path
 
 import pytest
 
-from client import api as http
-from client import bot, gin
+from gin_client import api as http
+from gin_client.api import Api
+from gin_client.bots import reference
+from gin_client.cli.common import EXIT_ERROR, EXIT_RULES, EXIT_USAGE
 
-from .conftest import GIN_FILES, Player
+from .conftest import Player
 from .test_cli import command_for, mover, start_game
 
 GIN_COMMAND = Path(sys.executable).parent / "gin"  # what `pip install` of the project puts on the PATH
 
 
-def test_pip_install_puts_gin_on_the_path_and_its_printed_commands_work_pasted(tmp_path, gin_server, copied_client):
+def test_pip_install_puts_gin_on_the_path_and_its_printed_commands_work_pasted(tmp_path, gin_server):
     assert GIN_COMMAND.exists(), "no `gin` script: [project.scripts] in pyproject.toml, then pip install -e ."
-    ann, bob = (Player(copied_client / "gin.py", tmp_path / who, gin_server) for who in ("ann", "bob"))
+    ann, bob = (Player(tmp_path / who, gin_server) for who in ("ann", "bob"))
     printed = ann.run("new", "--name", "Ann").stdout
     line = re.search(r"^\s*(gin join .*)$", printed, re.M).group(1)
     env = {**bob.env(), "PATH": f"{GIN_COMMAND.parent}{os.pathsep}{os.environ.get('PATH', '')}"}
@@ -44,13 +46,13 @@ def test_options_go_before_or_after_the_command(players):
     player, _ = mover(ann, bob, game_id)
     assert "Your turn" in player.run("-g", game_id, "--plain", "watch", "--timeout", "30").stdout
     other = bob if player is ann else ann
-    gave_up = other.run("--plain", "watch", "-g", game_id[:5], "--timeout", "1", check=gin.EXIT_ERROR)
+    gave_up = other.run("--plain", "watch", "-g", game_id[:5], "--timeout", "1", check=EXIT_ERROR)
     assert "[watch-timeout]" in gave_up.stderr  # the stream is given up at the deadline
 
 
 def test_a_mistyped_command_gets_did_you_mean(players):
     ann, _ = players
-    done = ann.run("shwo", check=gin.EXIT_USAGE)
+    done = ann.run("shwo", check=EXIT_USAGE)
     assert "did you mean `gin show`?" in done.stderr and done.stderr.count("\n") == 1
 
 
@@ -59,7 +61,7 @@ def test_a_game_waiting_for_its_opponent_says_so(players):
     created = ann.json("new", "--name", "Ann")
     shown = ann.run("show", "--plain").stdout
     assert f"gin join {created['game_id']} {created['invite_code']}" in shown
-    refused = ann.run("draw", "stock", check=gin.EXIT_RULES)
+    refused = ann.run("draw", "stock", check=EXIT_RULES)
     assert "[game-not-started]" in refused.stderr and "has not joined yet" in refused.stderr
 
 
@@ -73,7 +75,7 @@ def test_moves_say_what_happened_and_show_says_what_the_opponent_did(players):
         player, view = mover(ann, bob, game_id)
     drawn = player.run("draw", "stock", "--plain").stdout
     card = re.search(r"You drew from the stock: (\w\w)\.", drawn).group(1)
-    view, _ = gin.Api(player.server, player.games()[game_id]["token"]).view(game_id)
+    view, _ = Api(player.server, player.games()[game_id]["token"]).view(game_id)
     assert card in view["hand"]
     name = "Ann" if player is ann else "Bob"
     player.run(*command_for(view))
@@ -86,13 +88,13 @@ def test_moves_say_what_happened_and_show_says_what_the_opponent_did(players):
 def test_the_end_of_a_hand_shows_both_hands_laid_out(players):
     ann, bob = players
     game_id = start_game(ann, bob)
-    apis = {p: gin.Api(p.server, p.games()[game_id]["token"]) for p in (ann, bob)}
+    apis = {p: Api(p.server, p.games()[game_id]["token"]) for p in (ann, bob)}
     ann.run("show")  # Ann has looked at the deal
     while True:
         player, view = mover(ann, bob, game_id)
         if view["hand_number"] > 1 or view["status"] == "finished":
             break
-        apis[player].act(game_id, bot.choose_action(view, knock_at=10), version=view["version"])
+        apis[player].act(game_id, reference.choose_action(view, knock_at=10), version=view["version"])
     told = ann.run("show", "--plain").stdout
     assert re.search(r"Hand 1 (over|void)", told), told
     assert re.search(r"^\s+you: .*(deadwood|[2-9TJQKA][CDHS])", told, re.M), told
@@ -101,8 +103,8 @@ def test_the_end_of_a_hand_shows_both_hands_laid_out(players):
 
 # `gin play` run with Ctrl-C (SIGINT) working even where the tests were started with it ignored, as a
 # background job of a script is: Python keeps an inherited "ignore", and the Ctrl-C below would be lost.
-WITH_CTRL_C = ("import runpy, signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
-               "sys.argv = sys.argv[1:]; runpy.run_path(sys.argv[0], run_name='__main__')")
+WITH_CTRL_C = ("import runpy, signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
+               "runpy.run_module('gin_client.cli', run_name='__main__', alter_sys=True)")
 
 
 def test_gin_play_waits_for_the_opponent_then_takes_typed_moves(players):
@@ -110,12 +112,12 @@ def test_gin_play_waits_for_the_opponent_then_takes_typed_moves(players):
     game_id = start_game(ann, bob)
     player, view = mover(ann, bob, game_id)
     other = bob if player is ann else ann
-    sitting = subprocess.Popen([sys.executable, "-c", WITH_CTRL_C, str(other.script), "play", "--plain"],
+    sitting = subprocess.Popen([sys.executable, "-c", WITH_CTRL_C, "play", "--plain"],
                                env={**other.env(), "PYTHONUNBUFFERED": "1"}, cwd=other.home, stdin=subprocess.PIPE,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     while view["to_move"] == view["seat"]:  # the opponent's whole turn, while `gin play` waits
         view = json.loads(player.run(*command_for(view), "--json").stdout)
-    api = gin.Api(other.server, other.games()[game_id]["token"])
+    api = Api(other.server, other.games()[game_id]["token"])
     mine, _ = api.view(game_id)
     assert mine["to_move"] == mine["seat"]
     typed = " ".join(command_for(mine)).replace("10", "T")
@@ -144,11 +146,11 @@ def test_gin_play_waits_for_the_opponent_then_takes_typed_moves(players):
 
 def test_the_stream_iterator_outlives_a_server_restart_and_sees_the_move_after_it(restartable_server, monkeypatch):
     url = restartable_server.url
-    created = gin.Api(url).create_game({"name": "A"})
-    joined = gin.Api(url).join_game(created["game_id"], {"invite_code": created["invite_code"], "name": "B"})
+    created = Api(url).create_game({"name": "A"})
+    joined = Api(url).join_game(created["game_id"], {"invite_code": created["invite_code"], "name": "B"})
     tokens = {0: created["token"], 1: joined["token"]}
     game_id = created["game_id"]
-    start, _ = gin.Api(url, tokens[0]).view(game_id)
+    start, _ = Api(url, tokens[0]).view(game_id)
     waiter = 1 - start["to_move"]
     streams = []
     real_stream = http.stream
@@ -157,7 +159,7 @@ def test_the_stream_iterator_outlives_a_server_restart_and_sees_the_move_after_i
     seen, retries = [], []
 
     def watch():
-        for view in http.views(gin.Api(url, tokens[waiter], retries=0), game_id, start["version"],
+        for view in http.views(Api(url, tokens[waiter], retries=0), game_id, start["version"],
                                on_retry=lambda exc, pause: retries.append(exc), sleep=lambda s: time.sleep(min(s, 0.5))):
             seen.append(view)
             return
@@ -168,63 +170,14 @@ def test_the_stream_iterator_outlives_a_server_restart_and_sees_the_move_after_i
         time.sleep(0.01)
     restartable_server.stop()
     restartable_server.start()
-    mover_api = gin.Api(url, tokens[start["to_move"]])
+    mover_api = Api(url, tokens[start["to_move"]])
     view, _ = mover_api.view(game_id)
-    mover_api.act(game_id, bot.choose_action(view), version=view["version"])
+    mover_api.act(game_id, reference.choose_action(view), version=view["version"])
     thread.join(timeout=60)
     assert not thread.is_alive() and seen, "the watcher did not see the move made after the restart"
     assert seen[0]["version"] > start["version"]
     assert len(streams) >= 2, streams  # the first stream broke off with the restart: a second one resumed it
     assert all(last == start["version"] for last in streams)  # with Last-Event-ID
-
-
-def test_the_client_alone_installs_as_gin_without_the_service(tmp_path):
-    """client/pyproject.toml: `pip install ./client` gives `gin` and `gin_client.api`, nothing else."""
-    source = tmp_path / "client"
-    source.mkdir()
-    for name in ("pyproject.toml", "__init__.py", *GIN_FILES, "bot.py", "demo.py"):
-        (source / name).write_bytes((Path(gin.__file__).parent / name).read_bytes())
-    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(tmp_path / "wheel"),
-                            str(source)], capture_output=True, text=True, timeout=300)
-    assert built.returncode == 0, built.stderr
-    target = tmp_path / "installed"
-    installed = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(target),
-                                *map(str, (tmp_path / "wheel").glob("*.whl"))], capture_output=True, text=True,
-                               timeout=300)
-    assert installed.returncode == 0, installed.stderr
-    assert not (target / "service").exists()
-    env = {**os.environ, "PYTHONPATH": str(target)}
-    helped = subprocess.run([str(target / "bin" / "gin"), "--help"], env=env, capture_output=True, text=True,
-                            timeout=60)
-    assert helped.returncode == 0 and "gin play" not in helped.stderr and "COMMAND" in helped.stdout, helped.stderr
-    imported = subprocess.run([sys.executable, "-c", "import gin_client.api as a; print(a.Api.__name__)"], env=env,
-                              capture_output=True, text=True, timeout=60)
-    assert imported.stdout.strip() == "Api", imported.stderr
-
-
-PROBE = """
-import json, os, sys
-import bot  # as account_bot.py imports it: bot imports gin, gin its gin_*.py modules and api, all by name
-import api, gin, gin_play, gin_players, gin_seats
-here = os.path.abspath(".")
-loaded = sorted((os.path.basename(m.__file__), name) for name, m in list(sys.modules.items())
-                if os.path.dirname(os.path.abspath(getattr(m, "__file__", None) or "/")) == here)
-print(json.dumps(loaded))
-print(all(m.ServiceError is api.ServiceError and m.UsageError is gin.gin_cards.UsageError
-          for m in (gin, gin_seats, gin_play, gin_players)) and bot.gin.ServiceError is api.ServiceError)
-"""
-
-
-def test_the_copied_files_load_each_module_once_by_name(copied_client):
-    """From a folder of the copied files alone, every module is loaded once, under its own name: one
-    ServiceError and one UsageError class everywhere, or `except` clauses would stop matching."""
-    done = subprocess.run([sys.executable, "-c", PROBE], cwd=copied_client, capture_output=True, text=True,
-                          timeout=60)
-    assert done.returncode == 0, done.stderr
-    loaded, shared = done.stdout.splitlines()
-    files = sorted(p.name for p in copied_client.glob("*.py"))
-    assert json.loads(loaded) == [[name, name[:-3]] for name in files]
-    assert shared == "True"
 
 
 class ServerWithoutStream:
@@ -273,23 +226,23 @@ class ServerWithoutStream:
 def test_without_a_stream_views_fall_back_to_the_long_poll(gin_server, monkeypatch):
     older = ServerWithoutStream(gin_server)
     try:
-        created = gin.Api(older.url).create_game({"name": "A"})
-        joined = gin.Api(older.url).join_game(created["game_id"], {"invite_code": created["invite_code"], "name": "B"})
+        created = Api(older.url).create_game({"name": "A"})
+        joined = Api(older.url).join_game(created["game_id"], {"invite_code": created["invite_code"], "name": "B"})
         tokens = {0: created["token"], 1: joined["token"]}
         game_id = created["game_id"]
-        start, _ = gin.Api(older.url, tokens[0]).view(game_id)
+        start, _ = Api(older.url, tokens[0]).view(game_id)
         polls = []
-        real_view = gin.Api.view
-        monkeypatch.setattr(gin.Api, "view", lambda self, *a, **k: polls.append(k.get("wait")) or real_view(self, *a, **k))
+        real_view = Api.view
+        monkeypatch.setattr(Api, "view", lambda self, *a, **k: polls.append(k.get("wait")) or real_view(self, *a, **k))
         seen = []
         waiter = threading.Thread(target=lambda: seen.append(next(http.views(
-            gin.Api(older.url, tokens[1 - start["to_move"]]), game_id, start["version"], wait=20))), daemon=True)
+            Api(older.url, tokens[1 - start["to_move"]]), game_id, start["version"], wait=20))), daemon=True)
         waiter.start()
         while not polls:  # it has given up the stream and waits by long-poll
             time.sleep(0.01)
-        mover_api = gin.Api(gin_server, tokens[start["to_move"]])
-        mover_api.act(game_id, bot.choose_action(start if start["seat"] == start["to_move"] else
-                                                 mover_api.view(game_id)[0]))
+        mover_api = Api(gin_server, tokens[start["to_move"]])
+        mover_api.act(game_id, reference.choose_action(start if start["seat"] == start["to_move"] else
+                                                       mover_api.view(game_id)[0]))
         waiter.join(timeout=60)
         assert seen and seen[0]["version"] > start["version"]
         assert polls[0] == 20  # ?wait=20: the server holds the request until the move

@@ -8,23 +8,29 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from client import gin
+from gin_client.api import Api, wait_for_change
+from gin_client.cli.cards import UsageError, arrange, normalize_card
+from gin_client.cli.common import EXIT_USAGE, parse_option
+from gin_client.cli.display import Style, format_deadline, symbols_supported
+from gin_client.cli.main import COMMANDS, build_parser, main
+from gin_client.cli.seats import gin_action
+from gin_client.cli.store import Store, config_path
 
 
 @pytest.mark.parametrize("text, card", [("7h", "7H"), ("TD", "TD"), ("10d", "TD"), (" as ", "AS"), ("kc", "KC")])
 def test_cards_are_normalised_to_the_api_notation(text, card):
-    assert gin.normalize_card(text) == card
+    assert normalize_card(text) == card
 
 
 @pytest.mark.parametrize("text", ["", "1H", "11C", "7X", "ZZ", "10", "AHH"])
 def test_bad_card_text_is_a_usage_error_naming_it(text):
-    with pytest.raises(gin.UsageError, match="not a card"):
-        gin.normalize_card(text)
+    with pytest.raises(UsageError, match="not a card"):
+        normalize_card(text)
 
 
 def test_arrange_finds_the_lowest_deadwood_not_a_greedy_one():
     # Greedy "sets first" takes 7C 7D 7H and strands 5C 6C 8C 9C; the best uses two runs + deadwood.
-    melds, dead, points = gin.arrange(["5C", "6C", "7C", "8C", "9C", "7D", "7H", "KS", "QS", "JS"])
+    melds, dead, points = arrange(["5C", "6C", "7C", "8C", "9C", "7D", "7H", "KS", "QS", "JS"])
     assert points == 14 and sorted(dead) == ["7D", "7H"]
     assert sorted(map(tuple, melds)) == [("5C", "6C", "7C", "8C", "9C"), ("JS", "QS", "KS")]
 
@@ -36,29 +42,29 @@ def test_meld_search_matches_the_engine_on_random_hands():
     deck = [r + s for s in "CDHS" for r in "A23456789TJQK"]
     for _ in range(500):
         hand = rng.sample(deck, rng.choice([10, 11]))
-        assert gin.arrange(hand)[2] == best_arrangement(parse_cards(hand)).deadwood_points
+        assert arrange(hand)[2] == best_arrangement(parse_cards(hand)).deadwood_points
 
 
 def test_gin_action_picks_big_gin_or_the_zero_deadwood_knock():
     hand = ["7C", "8C", "9C", "QD", "QH", "QS", "2S", "3S", "4S", "KH", "5S"]
     legal = [{"type": "discard", "card": c} for c in hand] + [{"type": "knock", "discard": c} for c in ("KH", "5S")]
-    assert gin.gin_action({"hand": hand, "legal_actions": legal}) == {"type": "knock", "discard": "KH"}
-    assert gin.gin_action({"hand": hand, "legal_actions": legal + [{"type": "big_gin"}]}) == {"type": "big_gin"}
+    assert gin_action({"hand": hand, "legal_actions": legal}) == {"type": "knock", "discard": "KH"}
+    assert gin_action({"hand": hand, "legal_actions": legal + [{"type": "big_gin"}]}) == {"type": "big_gin"}
     no_gin = [a for a in legal if a.get("discard") != "KH"]
-    assert gin.gin_action({"hand": hand, "legal_actions": no_gin}) is None
+    assert gin_action({"hand": hand, "legal_actions": no_gin}) is None
 
 
 def test_symbols_only_where_the_terminal_can_show_them():
-    assert gin.symbols_supported(io.TextIOWrapper(io.BytesIO(), encoding="utf-8"))
-    assert not gin.symbols_supported(io.TextIOWrapper(io.BytesIO(), encoding="ascii"))
-    assert gin.Style(True).card("TD") == "T♦" and gin.Style(False).card("TD") == "TD"
+    assert symbols_supported(io.TextIOWrapper(io.BytesIO(), encoding="utf-8"))
+    assert not symbols_supported(io.TextIOWrapper(io.BytesIO(), encoding="ascii"))
+    assert Style(True).card("TD") == "T♦" and Style(False).card("TD") == "TD"
 
 
 def test_token_file_is_owner_only_even_with_a_lax_umask(tmp_path):
     path = tmp_path / "conf" / "gin-rummy" / "games.json"
     old = os.umask(0)
     try:
-        store = gin.Store(str(path))
+        store = Store(str(path))
         store.games["abc"] = {"token": "secret", "server": "http://127.0.0.1:1", "seat": 0}
         store.save()
     finally:
@@ -72,24 +78,24 @@ def test_token_file_is_owner_only_even_with_a_lax_umask(tmp_path):
 def test_config_path_from_flag_env_and_xdg(monkeypatch, tmp_path):
     monkeypatch.delenv("GIN_CONFIG", raising=False)
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
-    assert gin.config_path() == str(tmp_path / "gin-rummy" / "games.json")
+    assert config_path() == str(tmp_path / "gin-rummy" / "games.json")
     monkeypatch.setenv("GIN_CONFIG", "/x/y.json")
-    assert gin.config_path() == "/x/y.json"
-    assert gin.config_path("/flag.json") == "/flag.json"
+    assert config_path() == "/x/y.json"
+    assert config_path("/flag.json") == "/flag.json"
 
 
 def test_games_by_id_prefix_or_the_only_one(tmp_path):
-    store = gin.Store(str(tmp_path / "g.json"))
-    with pytest.raises(gin.UsageError, match="no games"):
+    store = Store(str(tmp_path / "g.json"))
+    with pytest.raises(UsageError, match="no games"):
         store.find(None)
     store.games["abcdef"] = {"token": "t1"}
     assert store.find(None)[0] == "abcdef"
     store.games["abxyz"] = {"token": "t2"}
-    with pytest.raises(gin.UsageError, match="2 games"):
+    with pytest.raises(UsageError, match="2 games"):
         store.find(None)
-    with pytest.raises(gin.UsageError, match="matches 2"):
+    with pytest.raises(UsageError, match="matches 2"):
         store.find("ab")
-    with pytest.raises(gin.UsageError, match="no game"):
+    with pytest.raises(UsageError, match="no game"):
         store.find("zz")
     assert store.find("abc")[0] == "abcdef" and store.find("abxyz")[1]["token"] == "t2"
 
@@ -97,13 +103,13 @@ def test_games_by_id_prefix_or_the_only_one(tmp_path):
 @pytest.mark.parametrize("text, pair", [("target=150", ("target", 150)), ("oklahoma=true", ("oklahoma", True)),
                                         ("shutout=plus_100", ("shutout", "plus_100"))])
 def test_rule_options_parse_to_json_values(text, pair):
-    assert gin._parse_option(text) == pair
+    assert parse_option(text) == pair
 
 
 def test_every_command_has_help_with_an_example(capsys):
-    for name, *_ in gin.COMMANDS:
+    for name, *_ in COMMANDS:
         with pytest.raises(SystemExit) as exit_info:
-            gin.main([name, "--help"])
+            main([name, "--help"])
         assert exit_info.value.code == 0
         out = capsys.readouterr().out
         assert "example:" in out and f"gin {name}" in out and "exit status" in out
@@ -139,8 +145,8 @@ def test_polling_backs_off_when_the_server_ignores_wait():
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
         pauses = []
-        api = gin.Api(f"http://127.0.0.1:{server.server_port}", "tok")
-        view, etag = gin.wait_for_change(api, "g1", '"1"', wait=30, sleep=pauses.append)
+        api = Api(f"http://127.0.0.1:{server.server_port}", "tok")
+        view, etag = wait_for_change(api, "g1", '"1"', wait=30, sleep=pauses.append)
     finally:
         server.shutdown()
         server.server_close()
@@ -152,17 +158,17 @@ def test_polling_backs_off_when_the_server_ignores_wait():
 def test_deadlines_read_as_time_left():
     from datetime import datetime, timezone
     now = datetime(2026, 11, 22, 6, 0, tzinfo=timezone.utc)
-    assert gin.format_deadline("2026-11-25T06:05:24.36+00:00", now) == "25 Nov 06:05 UTC, in 3d 0h"
-    assert gin.format_deadline("2026-11-22T08:30:00Z", now) == "22 Nov 08:30 UTC, in 2h 30m"
-    assert gin.format_deadline("2026-11-21T08:30:00+00:00", now).endswith("overdue")
-    assert gin.format_deadline(None) == "-"
+    assert format_deadline("2026-11-25T06:05:24.36+00:00", now) == "25 Nov 06:05 UTC, in 3d 0h"
+    assert format_deadline("2026-11-22T08:30:00Z", now) == "22 Nov 08:30 UTC, in 2h 30m"
+    assert format_deadline("2026-11-21T08:30:00+00:00", now).endswith("overdue")
+    assert format_deadline(None) == "-"
 
 
 def test_an_id_that_begins_with_a_dash_is_taken_after_double_dash(capsys):
     # Older games may have such ids; argparse reads them as options unless they follow `--`.
-    args = gin.build_parser().parse_args(["join", "--name", "Bob", "--", "-eaAuOo6_Lk2wBKLOfWO3g", "CODE"])
+    args = build_parser().parse_args(["join", "--name", "Bob", "--", "-eaAuOo6_Lk2wBKLOfWO3g", "CODE"])
     assert (args.game_id, args.invite_code, args.name) == ("-eaAuOo6_Lk2wBKLOfWO3g", "CODE", "Bob")
     with pytest.raises(SystemExit) as exit_info:
-        gin.build_parser().parse_args(["join", "-eaAuOo6_Lk2wBKLOfWO3g", "CODE"])
-    assert exit_info.value.code == gin.EXIT_USAGE
+        build_parser().parse_args(["join", "-eaAuOo6_Lk2wBKLOfWO3g", "CODE"])
+    assert exit_info.value.code == EXIT_USAGE
     assert "goes after `--`" in capsys.readouterr().err

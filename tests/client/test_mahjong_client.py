@@ -5,18 +5,22 @@ from __future__ import annotations
 
 import random
 import subprocess
-import sys
 import threading
 import time
 from collections import Counter
 
 import pytest
 
-from client import bot, gin
-from client.gin_play import action_from_words
-from service.notify.commands import CommandError, parse_command, resolve
+from gin_client.api import Api
+from gin_client.bots import reference
+from gin_client.cli.cards import UsageError, arrange
+from gin_client.cli.display import Style, render_view
+from gin_client.cli.seats import action_from_words
+from service.notify.inbound.commands import CommandError, parse_command, resolve
 from service.rules.actions import action_from_dict
 from tests.rules.helpers import new_match, shuffled_deck
+
+from .conftest import GIN, REFERENCE_BOT
 
 TABLE = [{"cards": ["8C", "8D", "8H"], "owners": [0, 0, 0]},
          {"cards": ["3H", "4H", "5H", "6H"], "owners": [1, 1, 0, 1]}]
@@ -36,7 +40,7 @@ def test_gin_play_reads_the_words_of_the_mail_replies(words):
     ("meld 8C 8D", DRAW), ("meld 8C 8D 8X", DRAW), ("add 6H", DRAW), ("add 6H to 0", DRAW),
     ("add 6H to 3", DRAW), ("take 4", DRAW), ("take 2", PLAIN), ("take 3 please", DRAW), ("take 0", DRAW), ("take 53", DRAW)])
 def test_gin_play_and_the_mail_refuse_the_same_words_with_the_same_reason(words, view):
-    with pytest.raises(gin.UsageError) as typed:
+    with pytest.raises(UsageError) as typed:
         action_from_words(words.split(), view)
     with pytest.raises(CommandError) as mailed:
         resolve(parse_command(words), view)
@@ -48,11 +52,11 @@ def test_the_table_melds_are_shown_numbered_with_their_owners():
             "players": [{"seat": 0, "name": "Ann"}, {"seat": 1, "name": "Bob"}], "must_use": "8H",
             "legal_actions": [{"type": "draw", "from": "discard", "count": 3}, {"type": "add_on", "card": "7H", "meld": 1},
                               {"type": "meld", "cards": ["7C", "8C", "9C"]}]}
-    shown = gin.render_view(view, 0, gin.Style(False), view["game_id"])
+    shown = render_view(view, 0, Style(False), view["game_id"])
     assert "Table:\n  1. 8C 8D 8H  (you)\n  2. 3H 4H 5H 6H  (Bob: 3H 4H 6H; you: 5H)" in shown, shown
     assert "8H, the deepest card taken, must go on the table first" in shown
     assert "take 3 (from the pile) | meld 7C 8C 9C | add 7H to 2" in shown
-    assert "Table:" not in gin.render_view({**view, "table": []}, 0, gin.Style(False), view["game_id"])
+    assert "Table:" not in render_view({**view, "table": []}, 0, Style(False), view["game_id"])
 
 
 # -- the bot -------------------------------------------------------------------------------------
@@ -70,7 +74,7 @@ def bot_match(seed: int) -> Counter:
             match.deal(shuffled_deck(rng))
             continue
         seat = match.to_move
-        action = bot.choose_action(match.view(seat))
+        action = reference.choose_action(match.view(seat))
         used[action["type"] + ("_several" if action.get("count", 1) > 1 else "")] += 1
         match.apply(seat, action_from_dict(action))
     assert match.is_over and match.result["reason"] == "target"
@@ -91,21 +95,21 @@ def test_the_bot_takes_several_when_the_deepest_goes_down_at_once():
             "discard_pile": ["8H", "3C", "5D"], "table": [], "knock_limit": 0,
             "legal_actions": [{"type": "draw", "from": "stock"}, {"type": "draw", "from": "discard"},
                               {"type": "draw", "from": "discard", "count": 3}]}
-    assert bot.choose_action(view) == {"type": "draw", "from": "discard", "count": 3}
+    assert reference.choose_action(view) == {"type": "draw", "from": "discard", "count": 3}
     taken = {**view, "phase": "discard", "hand": view["hand"] + ["8H", "3C", "5D"], "must_use": "8H",
              "legal_actions": [{"type": "meld", "cards": ["8C", "8D", "8H"]}]}
-    assert bot.choose_action(taken) == {"type": "meld", "cards": ["8C", "8D", "8H"]}
+    assert reference.choose_action(taken) == {"type": "meld", "cards": ["8C", "8D", "8H"]}
 
 
-def test_two_bot_processes_finish_a_mahjong_gin_match_on_a_real_server(gin_server, copied_client):
-    created = gin.Api(gin_server).create_game({"name": "A", "rules": {"preset": "mahjong_gin", "target": 50}})
-    joined = gin.Api(gin_server).join_game(created["game_id"], {"invite_code": created["invite_code"], "name": "B"})
+def test_two_bot_processes_finish_a_mahjong_gin_match_on_a_real_server(gin_server):
+    created = Api(gin_server).create_game({"name": "A", "rules": {"preset": "mahjong_gin", "target": 50}})
+    joined = Api(gin_server).join_game(created["game_id"], {"invite_code": created["invite_code"], "name": "B"})
     game_id = created["game_id"]
-    done = subprocess.run([sys.executable, str(copied_client / "bot.py"), "--server", gin_server, "--wait", "0",
+    done = subprocess.run([*REFERENCE_BOT, "--server", gin_server, "--wait", "0",
                            "--poll-delay", "0.02", "--max-poll-delay", "0.1", f"{game_id}:{created['token']}",
-                           f"{game_id}:{joined['token']}"], capture_output=True, text=True, timeout=180, cwd=copied_client)
+                           f"{game_id}:{joined['token']}"], capture_output=True, text=True, timeout=180)
     assert done.returncode == 0, done.stderr[-2000:]
-    view, _ = gin.Api(gin_server, created["token"]).view(game_id)
+    view, _ = Api(gin_server, created["token"]).view(game_id)
     assert view["status"] == "finished" and view["result"]["reason"] == "target"
     assert "action=meld" in done.stderr
 
@@ -140,16 +144,16 @@ def wait_until(predicate, timeout=30.0):
     return predicate()
 
 
-def match_against_the_bot(ann, bob) -> tuple[str, gin.Api, threading.Event]:
+def match_against_the_bot(ann, bob) -> tuple[str, Api, threading.Event]:
     """A Mahjong gin match made by Ann's client and joined by Bob's, the bot playing Bob until
     the event is set: (game id, Ann's API, the event)."""
     created = ann.json("new", "--name", "Ann", "--preset", "mahjong_gin", "--option", "target=100")
     game_id = created["game_id"]
     bob.json("join", game_id, created["invite_code"], "--name", "Bob")
     stop = threading.Event()
-    threading.Thread(target=bot.play, args=(bob.server, game_id, bob.games()[game_id]["token"]),
+    threading.Thread(target=reference.play, args=(bob.server, game_id, bob.games()[game_id]["token"]),
                      kwargs={"wait": 0, "stop": stop, "poll_delay": 0.05, "max_delay": 0.2}, daemon=True).start()
-    return game_id, gin.Api(ann.server, ann.games()[game_id]["token"]), stop
+    return game_id, Api(ann.server, ann.games()[game_id]["token"]), stop
 
 
 def ann_to_move(api, game_id: str) -> dict | None:
@@ -158,7 +162,7 @@ def ann_to_move(api, game_id: str) -> dict | None:
 
 
 def test_gin_play_takes_several_lays_a_meld_and_adds_on_against_a_real_server(players):
-    """Ann types at `gin play` (the copied client, a subprocess); the bot plays Bob. Ann takes
+    """Ann types at `gin play` (the `gin` command, a subprocess); the bot plays Bob. Ann takes
     several discards whenever she may, else does what the bot would; until she has done all three."""
     ann, bob = players
     done: set[str] = set()
@@ -166,7 +170,7 @@ def test_gin_play_takes_several_lays_a_meld_and_adds_on_against_a_real_server(pl
     for _ in range(6):  # the deals are random: a match may end before all three came up
         game_id, api, stop = match_against_the_bot(ann, bob)
         # unbuffered: what gin play printed is in the pipe even when it is stopped while waiting
-        typing = subprocess.Popen([sys.executable, str(ann.script), "play", game_id],
+        typing = subprocess.Popen([*GIN, "play", game_id],
                                   env={**ann.env(), "PYTHONUNBUFFERED": "1"}, cwd=ann.home,
                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                   encoding="utf-8")
@@ -181,7 +185,7 @@ def test_gin_play_takes_several_lays_a_meld_and_adds_on_against_a_real_server(pl
                 if view["status"] == "finished":
                     break
                 several = [a for a in view["legal_actions"] if a.get("count", 1) > 1]
-                action = max(several, key=lambda a: a["count"]) if several else bot.choose_action(view)
+                action = max(several, key=lambda a: a["count"]) if several else reference.choose_action(view)
                 typing.stdin.write(words_for(action) + "\n")
                 typing.stdin.flush()
                 assert wait_until(lambda: api.view(game_id)[0]["version"] != view["version"]), \
@@ -220,7 +224,7 @@ def command_for(action: dict) -> list[str] | None:
 
 
 def test_one_shot_commands_take_several_lay_a_meld_and_add_on_against_a_real_server(players):
-    """`gin take --count N`, `gin meld ...` and `gin add CARD to N` (the copied client, each its own
+    """`gin take --count N`, `gin meld ...` and `gin add CARD to N` (the `gin` command, each its own
     process) make Mahjong gin's own moves; Ann's other moves go through the API, the bot plays Bob.
     A meld number the table does not have is refused before anything is sent."""
     ann, bob = players
@@ -234,7 +238,7 @@ def test_one_shot_commands_take_several_lay_a_meld_and_add_on_against_a_real_ser
                 if view["status"] == "finished":
                     break
                 several = [a for a in view["legal_actions"] if a.get("count", 1) > 1]
-                action = max(several, key=lambda a: a["count"]) if several else bot.choose_action(view)
+                action = max(several, key=lambda a: a["count"]) if several else reference.choose_action(view)
                 command = command_for(action)
                 if command is None:
                     api.act(game_id, action, version=view["version"])
@@ -264,12 +268,12 @@ def test_gin_show_groups_and_counts_a_mahjong_hand_as_the_server_does():
         match.apply(seat, action_from_dict({"type": "take_upcard"}))  # eleven cards: a discard to suggest
         view = {**match.view(seat), "game_id": "g" * 22, "status": "active",
                 "players": [{"seat": 0, "name": "Ann"}, {"seat": 1, "name": "Bob"}]}
-        own = gin.arrange(view["hand"])[2]
+        own = arrange(view["hand"])[2]
         if own != view["arrangement"]["deadwood_points"]:
             break
     server = view["arrangement"]
     assert own != server["deadwood_points"]
-    shown = gin.render_view(view, seat, gin.Style(False), view["game_id"])
+    shown = render_view(view, seat, Style(False), view["game_id"])
     grouped = "  ".join("[" + " ".join(meld) + "]" for meld in server["melds"])
     assert f"Hand:      {grouped}{'  ' if grouped else ''}deadwood {' '.join(server['deadwood'])} = " \
            f"{server['deadwood_points']}" in shown, shown

@@ -1,6 +1,6 @@
 """The client's player commands: register, me, games, challenges (make, list, accept, decline,
-cancel), rematch, watch links, and `gin new --vs-bot` against the house bot. People are the copied
-gin.py with their own token files; the server is a real gunicorn; bad input changes nothing."""
+cancel), rematch, watch links, and `gin new --vs-bot` against the house bot. People are the `gin`
+command with their own token files; the server is a real gunicorn; bad input changes nothing."""
 from __future__ import annotations
 
 import os
@@ -12,20 +12,20 @@ import uuid
 import pytest
 import requests
 
-from client import gin
+from gin_client.cli.common import EXIT_ERROR, EXIT_NOT_FOUND, EXIT_RULES, EXIT_USAGE
 
 from ..api.test_waiting_live import KINDS, servers
 from ..conftest import ROOT
 from ..players.live_side import play_side
-from .conftest import Player
+from .conftest import GIN_BOT, Player
 
 
 def unique(name: str) -> str:
     return f"{name}{uuid.uuid4().hex[:6]}"
 
 
-def person(copied_client, tmp_path, server: str, name: str) -> Player:
-    return Player(copied_client / "gin.py", tmp_path / name, server)
+def person(tmp_path, server: str, name: str) -> Player:
+    return Player(tmp_path / name, server)
 
 
 def stored(player: Player) -> dict:
@@ -37,9 +37,9 @@ def pending(server: str, token: str) -> dict:
     return requests.get(f"{server}/challenges", headers={"Authorization": f"Bearer {token}"}, timeout=10).json()
 
 
-def test_register_keeps_the_token_and_me_shows_the_account(tmp_path, copied_client, gin_server):
+def test_register_keeps_the_token_and_me_shows_the_account(tmp_path, gin_server):
     name = unique("Ann")
-    ann = person(copied_client, tmp_path, gin_server, "ann")
+    ann = person(tmp_path, gin_server, "ann")
     said = ann.run("register", name, "--email", "ann@example.org").stdout
     assert f"Registered {name}" in said and "token" in said and len(stored(ann)["players"][gin_server]["token"]) > 20
     assert os.stat(ann.config).st_mode & 0o077 == 0
@@ -49,23 +49,23 @@ def test_register_keeps_the_token_and_me_shows_the_account(tmp_path, copied_clie
     assert stored(ann)["players"][gin_server]["token"] in ann.run("me", "--show-token").stdout
 
 
-def test_register_refuses_bad_input_and_changes_nothing(tmp_path, copied_client, gin_server):
+def test_register_refuses_bad_input_and_changes_nothing(tmp_path, gin_server):
     name = unique("Ann")
-    ann, other = (person(copied_client, tmp_path, gin_server, who) for who in ("ann", "other"))
+    ann, other = (person(tmp_path, gin_server, who) for who in ("ann", "other"))
     ann.run("register", name)
     before = ann.config.read_text()
-    twice = ann.run("register", unique("Again"), check=gin.EXIT_USAGE)
+    twice = ann.run("register", unique("Again"), check=EXIT_USAGE)
     assert "holds the player" in twice.stderr and ann.config.read_text() == before
-    taken = other.run("register", name.upper(), check=gin.EXIT_RULES)
+    taken = other.run("register", name.upper(), check=EXIT_RULES)
     assert "[name-taken]" in taken.stderr and not other.config.exists()
-    blank = other.run("register", "   ", check=gin.EXIT_RULES)
+    blank = other.run("register", "   ", check=EXIT_RULES)
     assert "[validation-error]" in blank.stderr and not other.config.exists()
-    nobody = other.run("me", check=gin.EXIT_USAGE)
+    nobody = other.run("me", check=EXIT_USAGE)
     assert "gin register NAME" in nobody.stderr
 
 
-def test_challenge_list_accept_and_both_see_the_game(tmp_path, copied_client, gin_server):
-    ann, bob = (person(copied_client, tmp_path, gin_server, who) for who in ("ann", "bob"))
+def test_challenge_list_accept_and_both_see_the_game(tmp_path, gin_server):
+    ann, bob = (person(tmp_path, gin_server, who) for who in ("ann", "bob"))
     names = unique("Ann"), unique("Bob")
     ann.run("register", names[0])
     bob.run("register", names[1])
@@ -83,58 +83,58 @@ def test_challenge_list_accept_and_both_see_the_game(tmp_path, copied_client, gi
     assert game_id in stored(ann)["games"]  # `gin games` remembers it, so the seat commands work
     assert ann.json("show", "-g", game_id[:8])["seat"] == 1 - entry["seat"]
     assert f"{names[1][:24]}" in ann.run("games").stdout
-    token = ann.run("token", "-g", game_id[:8], check=gin.EXIT_USAGE)
+    token = ann.run("token", "-g", game_id[:8], check=EXIT_USAGE)
     assert "player token" in token.stderr
 
 
-def test_decline_cancel_and_their_bad_input(tmp_path, copied_client, gin_server):
-    ann, bob = (person(copied_client, tmp_path, gin_server, who) for who in ("ann", "bob"))
+def test_decline_cancel_and_their_bad_input(tmp_path, gin_server):
+    ann, bob = (person(tmp_path, gin_server, who) for who in ("ann", "bob"))
     names = unique("Ann"), unique("Bob")
     ann.run("register", names[0])
     bob.run("register", names[1])
     token = stored(ann)["players"][gin_server]["token"]
-    assert "[unknown-player]" in ann.run("challenge", unique("Nobody"), check=gin.EXIT_RULES).stderr
-    assert "[challenge-to-self]" in ann.run("challenge", names[0], check=gin.EXIT_RULES).stderr
-    assert "not both" in ann.run("challenge", check=gin.EXIT_USAGE).stderr
-    assert "not both" in ann.run("challenge", names[1], "--open", check=gin.EXIT_USAGE).stderr
-    assert "invalid choice" in ann.run("challenge", names[1], "--opponent", "robot", check=gin.EXIT_USAGE).stderr
-    assert "[invalid-option]" in ann.run("challenge", names[1], "--option", "target=-4", check=gin.EXIT_RULES).stderr
-    assert "from 1" in ann.run("challenge", names[1], "--expires-hours", "0", check=gin.EXIT_USAGE).stderr
+    assert "[unknown-player]" in ann.run("challenge", unique("Nobody"), check=EXIT_RULES).stderr
+    assert "[challenge-to-self]" in ann.run("challenge", names[0], check=EXIT_RULES).stderr
+    assert "not both" in ann.run("challenge", check=EXIT_USAGE).stderr
+    assert "not both" in ann.run("challenge", names[1], "--open", check=EXIT_USAGE).stderr
+    assert "invalid choice" in ann.run("challenge", names[1], "--opponent", "robot", check=EXIT_USAGE).stderr
+    assert "[invalid-option]" in ann.run("challenge", names[1], "--option", "target=-4", check=EXIT_RULES).stderr
+    assert "from 1" in ann.run("challenge", names[1], "--expires-hours", "0", check=EXIT_USAGE).stderr
     assert pending(gin_server, token)["mine"] == []  # none of those made a challenge
     first = ann.json("challenge", names[1])["challenge_id"]
-    assert "invalid choice" in bob.run("decline", first, "--reason", "tired", check=gin.EXIT_USAGE).stderr
-    assert "not a challenge id" in bob.run("decline", "no/such", check=gin.EXIT_USAGE).stderr
-    assert "no pending challenge" in bob.run("decline", "zzzz", check=gin.EXIT_USAGE).stderr
-    assert "[challenge-not-found]" in ann.run("decline", first, check=gin.EXIT_NOT_FOUND).stderr  # not hers
+    assert "invalid choice" in bob.run("decline", first, "--reason", "tired", check=EXIT_USAGE).stderr
+    assert "not a challenge id" in bob.run("decline", "no/such", check=EXIT_USAGE).stderr
+    assert "no pending challenge" in bob.run("decline", "zzzz", check=EXIT_USAGE).stderr
+    assert "[challenge-not-found]" in ann.run("decline", first, check=EXIT_NOT_FOUND).stderr  # not hers
     assert "(busy)" in bob.run("decline", first[:12], "--reason", "busy").stdout
-    assert "[challenge-closed]" in bob.run("accept", first, check=gin.EXIT_RULES).stderr
+    assert "[challenge-closed]" in bob.run("accept", first, check=EXIT_RULES).stderr
     second = ann.json("challenge", "--open", "--opponent", "human")["challenge_id"]
     assert second in bob.run("challenges").stdout
-    assert "[challenge-not-found]" in bob.run("cancel", second, check=gin.EXIT_NOT_FOUND).stderr  # not his
+    assert "[challenge-not-found]" in bob.run("cancel", second, check=EXIT_NOT_FOUND).stderr  # not his
     assert "Withdrew" in ann.run("cancel", second).stdout
     assert pending(gin_server, token)["mine"] == []
     assert stored(bob)["games"] == {}
 
 
-def test_player_commands_need_an_account_and_their_arguments(tmp_path, copied_client, gin_server):
-    ann = person(copied_client, tmp_path, gin_server, "ann")
+def test_player_commands_need_an_account_and_their_arguments(tmp_path, gin_server):
+    ann = person(tmp_path, gin_server, "ann")
     for args in (("games",), ("challenges",), ("challenge", "Bob"), ("accept", "x" * 22), ("new", "--vs-bot")):
-        assert "gin register NAME" in ann.run(*args, check=gin.EXIT_USAGE).stderr, args
-    assert "from 1" in ann.run("games", "--limit", "0", check=gin.EXIT_USAGE).stderr
-    assert "from 0" in ann.run("games", "--offset", "-1", check=gin.EXIT_USAGE).stderr
+        assert "gin register NAME" in ann.run(*args, check=EXIT_USAGE).stderr, args
+    assert "from 1" in ann.run("games", "--limit", "0", check=EXIT_USAGE).stderr
+    assert "from 0" in ann.run("games", "--offset", "-1", check=EXIT_USAGE).stderr
     ann.run("register", unique("Ann"))
-    assert "above 0" in ann.run("new", "--vs-bot", "--timeout", "0", check=gin.EXIT_USAGE).stderr
-    assert "--vs-bot --level" in ann.run("new", "--level", "2", check=gin.EXIT_USAGE).stderr  # a level for a person
-    assert "invalid choice" in ann.run("new", "--vs-bot", "--level", "6", check=gin.EXIT_USAGE).stderr
-    assert "above 0" in ann.run("challenge", "--open", "--wait", "-1", check=gin.EXIT_USAGE).stderr
+    assert "above 0" in ann.run("new", "--vs-bot", "--timeout", "0", check=EXIT_USAGE).stderr
+    assert "--vs-bot --level" in ann.run("new", "--level", "2", check=EXIT_USAGE).stderr  # a level for a person
+    assert "invalid choice" in ann.run("new", "--vs-bot", "--level", "6", check=EXIT_USAGE).stderr
+    assert "above 0" in ann.run("challenge", "--open", "--wait", "-1", check=EXIT_USAGE).stderr
     assert "No games yet" in ann.run("games").stdout
 
 
-def test_vs_bot_without_a_house_bot_says_so(tmp_path, copied_client, gin_server):
-    ann = person(copied_client, tmp_path, gin_server, "ann")
+def test_vs_bot_without_a_house_bot_says_so(tmp_path, gin_server):
+    ann = person(tmp_path, gin_server, "ann")
     ann.run("register", unique("Ann"))
     assert requests.get(f"{gin_server}/house-bot", timeout=10).status_code == 404  # nobody runs it here
-    refused = ann.run("new", "--vs-bot", check=gin.EXIT_NOT_FOUND)
+    refused = ann.run("new", "--vs-bot", check=EXIT_NOT_FOUND)
     assert "[no-house-bot]" in refused.stderr and stored(ann)["games"] == {}
 
 
@@ -163,7 +163,7 @@ def set_level_rating(database_url: str, level: int, value: float, games: int) ->
 
 
 @pytest.mark.parametrize("kind", KINDS)
-def test_gin_new_vs_bot_is_accepted_by_the_house_bot_and_played_out(kind, tmp_path, copied_client):
+def test_gin_new_vs_bot_is_accepted_by_the_house_bot_and_played_out(kind, tmp_path):
     with servers(kind, tmp_path, count=1) as (database_url, (server,)):
         bot = house_bot(server, tmp_path)
         try:
@@ -171,13 +171,14 @@ def test_gin_new_vs_bot_is_accepted_by_the_house_bot_and_played_out(kind, tmp_pa
                 assert bot.poll() is None, (tmp_path / "house.log").read_text()
                 time.sleep(0.05)
             set_level_rating(database_url, 4, 1710.4, 30)  # as if rated matches had moved it
-            ann = person(copied_client, tmp_path, server, "ann")
+            ann = person(tmp_path, server, "ann")
             ann.run("register", "Ann")
             # Each level is rated as an identity of its own: `gin rating House` lists them.
             rating = ann.run("rating", "House").stdout.splitlines()
-            assert rating[0].startswith("House (a bot): 1500") and len(rating) == 7
-            assert rating[2] == "  House (level 1), 1500 (deviation 350, provisional), 0 rated matches"
-            assert rating[5] == "  House (level 4), 1710 (deviation 350, provisional), 30 rated matches"
+            assert rating[0].startswith("House (a bot): 1500") and len(rating) == 8
+            assert rating[1].startswith("Not on the leaderboard yet: about 11 more rated matches")
+            assert rating[3] == "  House (level 1), 1500 (deviation 350, provisional), 0 rated matches"
+            assert rating[6] == "  House (level 4), 1710 (deviation 350, provisional), 30 rated matches"
             assert ann.json("rating", "House")["levels"][3]["label"] == "House (level 4)"
             started = ann.run("new", "--vs-bot", "--level", "4", "--option", "target=10", "--move-hours", "none",
                               "--plain")
@@ -217,24 +218,24 @@ def test_gin_new_vs_bot_is_accepted_by_the_house_bot_and_played_out(kind, tmp_pa
     assert f"level=4 game={game_id[:8]}" in log  # the house bot played the level asked for (and logs it)
 
 
-def test_challenge_wait_unanswered_is_withdrawn_and_declined_says_why(tmp_path, copied_client, gin_server):
-    ann = person(copied_client, tmp_path, gin_server, "ann")
+def test_challenge_wait_unanswered_is_withdrawn_and_declined_says_why(tmp_path, gin_server):
+    ann = person(tmp_path, gin_server, "ann")
     ann.run("register", unique("Ann"))
     token = stored(ann)["players"][gin_server]["token"]
     quiet = unique("Quiet")
     requests.post(f"{gin_server}/players", json={"name": quiet}, timeout=10)
-    unanswered = ann.run("challenge", quiet, "--wait", "1", check=gin.EXIT_ERROR)
+    unanswered = ann.run("challenge", quiet, "--wait", "1", check=EXIT_ERROR)
     assert "[challenge-unanswered]" in unanswered.stderr and "withdrawn" in unanswered.stderr
     assert pending(gin_server, token)["mine"] == [] and stored(ann)["games"] == {}
     picky = unique("Picky")
-    bot = subprocess.Popen([sys.executable, str(ROOT / "client" / "account_bot.py"), "--server", gin_server,
+    bot = subprocess.Popen([GIN_BOT, "--server", gin_server,
                             "--token-file", str(tmp_path / "picky.token"), "--register", picky, "--presets", "standard"],
                            stdout=open(tmp_path / "picky.log", "w"), stderr=subprocess.STDOUT)
     try:
         while not (tmp_path / "picky.token").exists():
             assert bot.poll() is None, (tmp_path / "picky.log").read_text()
             time.sleep(0.05)
-        declined = ann.run("challenge", picky, "--preset", "oklahoma", "--wait", "30", check=gin.EXIT_RULES)
+        declined = ann.run("challenge", picky, "--preset", "oklahoma", "--wait", "30", check=EXIT_RULES)
         assert "[challenge-declined]" in declined.stderr and "(reason: rules)" in declined.stderr
         accepted = ann.run("challenge", picky, "--option", "target=10", "--wait", "30", "--plain")
         assert f"{picky} accepted. Game" in accepted.stdout and len(stored(ann)["games"]) == 1
@@ -243,17 +244,21 @@ def test_challenge_wait_unanswered_is_withdrawn_and_declined_says_why(tmp_path, 
         bot.wait()
 
 
-def test_rating_shows_yours_and_anothers_and_an_unrated_challenge_says_so(tmp_path, copied_client, gin_server):
-    ann, bob = (person(copied_client, tmp_path, gin_server, who) for who in ("ann", "bob"))
+def test_rating_shows_yours_and_anothers_and_an_unrated_challenge_says_so(tmp_path, gin_server):
+    ann, bob = (person(tmp_path, gin_server, who) for who in ("ann", "bob"))
     names = unique("Ann"), unique("Bob")
     ann.run("register", names[0])
     bob.run("register", names[1], "--bot")
-    assert ann.run("rating").stdout.strip() == (f"{names[0]}: 1500 (deviation 350, provisional), 0 rated matches; "
-                                                f"table rating 0.00 (mu 25.00, sigma 8.33), 0 rated tables.")
+    eligible = requests.get(f"{gin_server}/players/{names[0]}", timeout=10).json()["leaderboard"]["eligible_from"]
+    assert ann.run("rating").stdout.strip().splitlines() == [
+        (f"{names[0]}: 1500 (deviation 350, provisional), 0 rated matches; table rating 0.00 (mu 25.00, sigma 8.33), "
+         "0 rated tables."),
+        "Not on the leaderboard yet: about 11 more rated matches to settle the rating"
+        + (f", and the account is old enough from {eligible[:10]}." if eligible else ".")]
     assert ann.json("rating", names[1]) == {"name": names[1], "bot": True, "rating": {
         "value": 1500.0, "deviation": 350.0, "volatility": 0.06, "games": 0, "provisional": True},
         "table_rating": {"mu": 25.0, "sigma": 8.3333, "ordinal": 0.0, "games": 0}}
-    missing = ann.run("rating", unique("Nobody"), check=gin.EXIT_NOT_FOUND)
+    missing = ann.run("rating", unique("Nobody"), check=EXIT_NOT_FOUND)
     assert "[player-not-found]" in missing.stderr
     made = ann.json("challenge", names[1], "--unrated")
     assert made["rated"] is False

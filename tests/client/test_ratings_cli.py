@@ -30,16 +30,21 @@ def play_table_until_a_hand_ended(server: str, game_id: str, tokens: list[str]) 
 
 
 @pytest.mark.parametrize("kind", KINDS)
-def test_gin_rating_shows_the_table_rating_and_gin_leaderboard_pages(kind, tmp_path, copied_client):
+def test_gin_rating_shows_the_table_rating_and_gin_leaderboard_pages(kind, tmp_path):
     with servers(kind, tmp_path, count=1) as (database, (server,)):
-        people = [person(copied_client, tmp_path, server, who) for who in ("ann", "bob", "cy", "dee")]
+        people = [person(tmp_path, server, who) for who in ("ann", "bob", "cy", "dee")]
         names = [unique(n) for n in ("Ann", "Bob", "Cy", "Dee")]
         for who, name in zip(people, names):
             who.run("register", name)
         tokens = [stored(who)["players"][server]["token"] for who in people]
-        assert people[0].run("rating").stdout.strip() == (
-            f"{names[0]}: 1500 (deviation 350, provisional), 0 rated matches; "
-            f"table rating 0.00 (mu 25.00, sigma 8.33), 0 rated tables.")
+        standing = requests.get(f"{server}/players/{names[0]}", timeout=10).json()["leaderboard"]
+        old_enough = "" if standing["eligible_from"] is None else \
+            f", and the account is old enough from {standing['eligible_from'][:10]}"
+        assert standing["rated_games_needed"] == 11
+        assert people[0].run("rating").stdout.strip().splitlines() == [
+            (f"{names[0]}: 1500 (deviation 350, provisional), 0 rated matches; "
+             f"table rating 0.00 (mu 25.00, sigma 8.33), 0 rated tables."),
+            f"Not on the leaderboard yet: about 11 more rated matches to settle the rating{old_enough}."]
         made = requests.post(f"{server}/me/games", json={"seats": 4, "rules": {"target": 150}},
                              headers=bearer(tokens[0]), timeout=10).json()
         for invite in made["invites"]:
@@ -52,7 +57,7 @@ def test_gin_rating_shows_the_table_rating_and_gin_leaderboard_pages(kind, tmp_p
         assert resigned.status_code == 200 and resigned.json()["status"] == "finished", resigned.text
         table = requests.get(f"{server}/players/{names[0]}", timeout=10).json()["table_rating"]
         assert table["games"] == 1 and table["ordinal"] > 0  # Ann's side won: Bob resigned
-        assert people[0].run("rating").stdout.strip() == (
+        assert people[0].run("rating").stdout.strip().splitlines()[0] == (
             f"{names[0]}: 1500 (deviation 350, provisional), 0 rated matches; table rating {table['ordinal']:.2f} "
             f"(mu {table['mu']:.2f}, sigma {table['sigma']:.2f}), 1 rated table.")
         shown = people[2].json("rating", names[1])
@@ -60,7 +65,8 @@ def test_gin_rating_shows_the_table_rating_and_gin_leaderboard_pages(kind, tmp_p
 
         # The leaderboard: empty at first (nobody has 5 settled rated matches), then three players on
         # it, set so in the database (settling a rating takes dozens of matches), two to a page.
-        assert "Nobody on this page of the leaderboard" in people[0].run("leaderboard").stdout
+        assert "Nobody on this page of the leaderboard: it lists players whose rating is settled (a deviation of " \
+               "110 or less: about 11 rated matches from a new account, 5 at the least)" in people[0].run("leaderboard").stdout
         engine = sa.create_engine(database)
         with engine.begin() as connection:
             for name, value in zip(names[:3], (1710.0, 1820.0, 1650.0)):

@@ -7,13 +7,13 @@ import uuid
 
 import requests
 
-from client import gin
+from gin_client.cli.common import EXIT_NOT_FOUND, EXIT_USAGE
 
 from .conftest import Player
 
 
-def test_gin_series_shows_the_standings_and_the_games(tmp_path, copied_client, gin_server):
-    ann, bob = (Player(copied_client / "gin.py", tmp_path / who, gin_server) for who in ("ann", "bob"))
+def test_gin_series_shows_the_standings_and_the_games(tmp_path, gin_server):
+    ann, bob = (Player(tmp_path / who, gin_server) for who in ("ann", "bob"))
     names = [f"{who}{uuid.uuid4().hex[:6]}" for who in ("Ann", "Bob")]
     ann.run("register", names[0])
     bob.run("register", names[1])
@@ -43,11 +43,11 @@ def test_gin_series_shows_the_standings_and_the_games(tmp_path, copied_client, g
 
     # Bad ids: refused, nothing written.
     before = ann.config.read_text()
-    bad = ann.run("series", "not an id!", check=gin.EXIT_USAGE)
+    bad = ann.run("series", "not an id!", check=EXIT_USAGE)
     assert "not a series id" in bad.stderr
-    unknown = ann.run("series", "x" * 22, check=gin.EXIT_NOT_FOUND)
+    unknown = ann.run("series", "x" * 22, check=EXIT_NOT_FOUND)
     assert "[series-not-found]" in unknown.stderr
-    stranger = Player(copied_client / "gin.py", tmp_path / "eve", gin_server)
+    stranger = Player(tmp_path / "eve", gin_server)
     stranger.run("register", f"Eve{uuid.uuid4().hex[:6]}")
-    assert "[series-not-found]" in stranger.run("series", series_id, check=gin.EXIT_NOT_FOUND).stderr
+    assert "[series-not-found]" in stranger.run("series", series_id, check=EXIT_NOT_FOUND).stderr
     assert ann.config.read_text() == before

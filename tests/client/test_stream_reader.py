@@ -1,4 +1,4 @@
-"""The README's "Reading the streams": its Python reader is the one client/api.py reads every stream
+"""docs/api.md's "Reading the streams": its Python reader is the one gin_client/api.py reads every stream
 with (the CLI and the bots through it), and it runs as written against a real server, both
 streams, reconnecting with Last-Event-ID to the finished game's 204; its TypeScript reader is the
 one clients/ts/stream.ts holds (type-checked by test_generated_clients.py)."""
@@ -10,15 +10,15 @@ import queue
 import threading
 from pathlib import Path
 
-from client import api
+from gin_client import api
 
-from ..api.test_readme import block
+from ..doc_blocks import block
 from .streams import PLAYER_EVENTS, every_player_event
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_the_readme_reader_is_the_clients_reader():
+def test_the_docs_reader_is_the_clients_reader():
     assert inspect.getsource(api.sse_frames) in block("stream-reader")
     assert block("stream-reader-ts") in (ROOT / "clients" / "ts" / "stream.ts").read_text()
 
@@ -30,14 +30,14 @@ def test_frames_are_cut_at_blank_lines_with_comments_skipped_and_the_last_id_kep
                                                  ("9", "message", "")]
 
 
-def readme_reader() -> dict:
+def docs_reader() -> dict:
     namespace: dict = {}
-    exec(block("stream-reader"), namespace)  # noqa: S102 - our own README
+    exec(block("stream-reader"), namespace)  # noqa: S102 - our own docs
     return namespace
 
 
-def test_the_readme_reader_follows_both_real_streams(live_server):
-    follow = readme_reader()["follow"]
+def test_the_docs_reader_follows_both_real_streams(live_server):
+    follow = docs_reader()["follow"]
     story = every_player_event(live_server)
 
     # The game stream: the finished match's last view, the end of the stream, then reconnecting with

@@ -1,4 +1,4 @@
-"""`gin rematch` and `gin accept` at a table of players (a real gunicorn, the copied client): one
+"""`gin rematch` and `gin accept` at a table of players (a real gunicorn, the `gin` command): one
 offers, the others accept in turn; every acceptance but the last says who is still to answer, the
 last takes its seat in the new table, and `gin rematch` then names the new game."""
 from __future__ import annotations
@@ -12,8 +12,8 @@ def bearer(token: str) -> dict:
     return {"Authorization": f"Bearer {token}"}
 
 
-def test_a_table_rematch_with_the_client(tmp_path, copied_client, gin_server):
-    people = [person(copied_client, tmp_path, gin_server, who) for who in ("ann", "bob", "cy", "dee")]
+def test_a_table_rematch_with_the_client(tmp_path, gin_server):
+    people = [person(tmp_path, gin_server, who) for who in ("ann", "bob", "cy", "dee")]
     names = [unique(n) for n in ("Ann", "Bob", "Cy", "Dee")]
     for who, name in zip(people, names):
         who.run("register", name)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import requests
 
-from client import gin
+from gin_client.cli.common import EXIT_NOT_FOUND
 
 
 def test_gin_webhooks_lists_the_seats_calls_and_redelivers_one(players):
@@ -26,6 +26,6 @@ def test_gin_webhooks_lists_the_seats_calls_and_redelivers_one(players):
     again = ann.json("webhooks", "--redeliver", delivery["webhook_id"])
     assert again["webhook_id"] == delivery["webhook_id"] and again["redelivered_at"]
     assert "Queued again" in ann.run("webhooks", "--redeliver", delivery["webhook_id"]).stdout
-    missing = ann.run("webhooks", "--redeliver", "msg_nothing", check=gin.EXIT_NOT_FOUND)
+    missing = ann.run("webhooks", "--redeliver", "msg_nothing", check=EXIT_NOT_FOUND)
     assert "[delivery-not-found]" in missing.stderr
     assert bob.json("webhooks")["deliveries"] == [], "a seat sees only its own calls"

@@ -223,7 +223,7 @@ def bad_requests(player: Player) -> None:
 
 def confirm(app, *addresses: str) -> None:
     from service.core.extensions import db
-    from service.notify.consent import MailAddress
+    from service.notify.models import MailAddress
     from tests.notify.conftest import START
     with app.app_context():
         for address in addresses:

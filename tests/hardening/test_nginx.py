@@ -32,16 +32,20 @@ UNBUFFERED = 0.1  # seconds: the issue's bound on an event's delay through the p
 LOGS: dict[str, dict] = {}  # proxy base URL -> {"service": gunicorn's log, "proxy": nginx's access log}
 
 
-def nginx_config(tmp_path, upstream_port: int, listen_port: int) -> str:
-    """deploy/nginx.conf inside a main configuration of its own: the upstream and the listen port
-    substituted, the pid, logs and temporary files under tmp_path, in the foreground."""
-    site = (ROOT / "deploy" / "nginx.conf").read_text()
-    site, upstreams = re.subn(r"server 127\.0\.0\.1:8000;", f"server 127.0.0.1:{upstream_port};", site)
-    site, listens = re.subn(r"listen 80;", f"listen 127.0.0.1:{listen_port};", site)
-    assert upstreams == 1 and listens == 1, "deploy/nginx.conf no longer has the lines this test replaces"
+def deploy_site(name: str = "nginx.conf") -> str:
+    """deploy/<name> with what it includes from /etc/nginx/gin/ (deploy/nginx/) written in."""
+    return re.sub(r"^( *)include /etc/nginx/gin/([\w.-]+);.*$",
+                  lambda found: "\n".join(found.group(1) + line for line in
+                                          (ROOT / "deploy" / "nginx" / found.group(2)).read_text().splitlines()),
+                  (ROOT / "deploy" / name).read_text(), flags=re.MULTILINE)
+
+
+def main_config(tmp_path, site: str, http_extra: str = "") -> str:
+    """`site` (http-level configuration) inside a main configuration of its own: the pid, logs and
+    temporary files under tmp_path, in the foreground; `http_extra` goes into the http block."""
     temp = {name: tmp_path / name for name in ("body", "proxy", "fastcgi", "uwsgi", "scgi")}
     for path in temp.values():
-        path.mkdir()
+        path.mkdir(exist_ok=True)
     user = "user root;\n" if os.geteuid() == 0 else ""  # its workers must reach tmp_path
     return f"""{user}worker_processes 1;
 daemon off;
@@ -56,9 +60,27 @@ http {{
     fastcgi_temp_path {temp['fastcgi']};
     uwsgi_temp_path {temp['uwsgi']};
     scgi_temp_path {temp['scgi']};
+{http_extra}
 {site}
 }}
 """
+
+
+def nginx_config(tmp_path, upstream_port: int | list[int], listen_port: int, http_extra: str = "") -> str:
+    """deploy/nginx.conf (its includes written in) inside a main configuration of its own: the
+    upstream's two servers (one port: that server alone) and the listen port substituted."""
+    site = deploy_site("nginx.conf")
+    ports = upstream_port if isinstance(upstream_port, list) else [upstream_port]
+    upstreams = 0
+    for node, port in enumerate(ports):
+        site, found = re.subn(rf"server 127\.0\.0\.1:800{node}( [^;]*)?;", rf"server 127.0.0.1:{port}\1;", site)
+        upstreams += found
+    if len(ports) == 1:  # one server: the second line goes
+        site, found = re.subn(r"\n *server 127\.0\.0\.1:8001[^;]*;[^\n]*", "", site)
+        upstreams += found
+    site, listens = re.subn(r"listen 80;", f"listen 127.0.0.1:{listen_port};", site)
+    assert upstreams == 2 and listens == 1, "deploy/nginx.conf no longer has the lines this test replaces"
+    return main_config(tmp_path, site, http_extra)
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])
@@ -199,7 +221,7 @@ def test_the_proxy_waits_longer_than_the_service_stays_silent():
     """A long-poll may wait MAX_WAIT seconds and a quiet stream sends a keep-alive every
     STREAM_KEEPALIVE_SECONDS: the proxy's read timeout is above both, or it would cut them."""
     from service.games import waiting, waiting_slots
-    site = (ROOT / "deploy" / "nginx.conf").read_text()
+    site = deploy_site("nginx.conf")
     (read_timeout,) = re.findall(r"^\s*proxy_read_timeout (\d+)s;", site, re.MULTILINE)
     assert int(read_timeout) > waiting.MAX_WAIT
     assert int(read_timeout) > waiting_slots.DEFAULTS["STREAM_KEEPALIVE_SECONDS"]

@@ -101,6 +101,24 @@ def test_the_per_token_limit_follows_the_token_across_addresses(client, db_confi
     assert limited.get(path, headers=auth(game["tokens"][1]), **from_address("10.0.1.9")).status_code == 200
 
 
+def test_the_house_bots_token_has_a_limit_of_its_own(client, db_config):
+    """Issue 38, item 5: the house bot plays everyone's games against the computer from one token; a
+    person's limit (RATELIMIT_PER_TOKEN) would ration them all, so it has RATELIMIT_PER_HOUSE_BOT."""
+    limited = limited_app(db_config, RATELIMIT_PER_TOKEN="3 per minute", RATELIMIT_PER_HOUSE_BOT="8 per minute",
+                          HOUSE_BOT_NAME="House").test_client()
+    house = limited.post("/players", json={"name": "House", "bot": True}, **from_address("127.0.0.1")).get_json()
+    person = limited.post("/players", json={"name": "Robo", "bot": True}, **from_address("10.0.1.20")).get_json()
+    for n in range(8):
+        response = limited.get("/me", headers=auth(house["token"]), **from_address("127.0.0.1"))
+        assert response.status_code == 200 and response.headers["RateLimit-Limit"] == "8", n
+    assert_rate_limited(limited.get("/me", headers=auth(house["token"]), **from_address("127.0.0.1")))
+    # Any other token, a bot's too, keeps the per-token limit.
+    for _ in range(3):
+        response = limited.get("/me", headers=auth(person["token"]), **from_address("10.0.1.20"))
+        assert response.status_code == 200 and response.headers["RateLimit-Limit"] == "3"
+    assert_rate_limited(limited.get("/me", headers=auth(person["token"]), **from_address("10.0.1.20")))
+
+
 def test_refused_tokens_are_limited_harder_per_address(client, app, db_config):
     game = new_game(client)
     limited = limited_app(db_config, RATELIMIT_FAILED_AUTH="3 per minute").test_client()
@@ -133,7 +151,8 @@ def test_refused_tokens_are_limited_harder_per_address(client, app, db_config):
 def test_behind_trusted_proxies_the_forwarded_address_is_the_client(client, db_config):
     forwarded = {"X-Forwarded-For": "203.0.113.7"}
     direct = limited_app(db_config, RATELIMIT_FAILED_AUTH="2 per minute").test_client()
-    behind = limited_app(db_config, RATELIMIT_FAILED_AUTH="2 per minute", TRUSTED_PROXIES=1).test_client()
+    behind = limited_app(db_config, RATELIMIT_FAILED_AUTH="2 per minute", TRUSTED_PROXIES=1,
+                         TRUSTED_PROXY_IPS="10.0.5.0/24").test_client()
     # Without TRUSTED_PROXIES the header is ignored: anyone could otherwise pick their address.
     statuses = [direct.get("/games/x", headers=auth("x", **{"X-Forwarded-For": f"203.0.113.{n}"}),
                            **from_address("10.0.5.1")).status_code for n in range(3)]

@@ -37,7 +37,7 @@ MAIL_SECRET = re.compile(r"play\+([A-Za-z0-9_-]+)@")
 
 def without_examples(body: str) -> str:
     """A mail's help text names example cards (`discard 7H`): not a card of any hand."""
-    from service.notify.commands import HELP
+    from service.notify.mail.mail_pieces import HELP
     return body.replace(HELP, "").replace("(e.g. `take` then `discard 7H`)", "") \
         .replace("like 7H, TD or 10D", "")
 
@@ -223,7 +223,7 @@ def scan_world(db_config, caplog):
         for table in reversed(db.metadata.sorted_tables):
             db.session.execute(table.delete())
         db.session.commit()
-    from service.notify.smtpd import controller
+    from service.notify.inbound.smtpd import controller
     port = free_port()
     listener = controller(app, "127.0.0.1", port)
     listener.start()

@@ -102,13 +102,14 @@ def clock():
 
 
 @pytest.fixture(scope="session")
-def notify_app(db_config, mail_server, clock):
+def notify_app(db_config, mail_server, clock, tmp_path_factory):
     from service import create_app
     return create_app({
         "TESTING": True, **db_config, "CLOCK": clock, "RATELIMIT_ENABLED": False,
         "MAIL_DOMAIN": DOMAIN, "BASE_URL": "http://gin.test", "SMTP_HOST": "127.0.0.1",
         "SMTP_PORT": mail_server.port, "SMTP_TIMEOUT": 5.0, "WEBHOOK_ALLOW_PRIVATE": True,
-        "WEBHOOK_TIMEOUT": 5.0})
+        "WEBHOOK_TIMEOUT": 5.0, "PUSH_ALLOW_PRIVATE": True,  # push services on loopback (tests/notify/push_service.py)
+        "VAPID_KEY_FILE": str(tmp_path_factory.mktemp("vapid") / "vapid_private.pem")})
 
 
 @pytest.fixture
@@ -129,7 +130,7 @@ def nclient(notify_app, mail_server, clock):
 @pytest.fixture
 def listener(notify_app):
     """The service's own SMTP listener (moves by email) on a free loopback port."""
-    from service.notify.smtpd import controller
+    from service.notify.inbound.smtpd import controller
     port = free_port()
     server = controller(notify_app, "127.0.0.1", port)
     server.start()
@@ -201,8 +202,8 @@ def confirm_addresses(app, *addresses: str) -> None:
     """Addresses whose owners confirmed them already (as in an earlier game): game mail goes to
     them at once. tests/notify/test_confirmation.py goes through the confirmation itself."""
     from service.core.extensions import db
-    from service.notify.addresses import normalised
-    from service.notify.consent import MailAddress
+    from service.notify.consent.addresses import normalised
+    from service.notify.models import MailAddress
     with app.app_context():
         for address in {normalised(a) for a in addresses if a}:
             if db.session.get(MailAddress, address) is None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from service.notify.layout import WIDTH
+from service.notify.mail.layout import WIDTH
 
 from .conftest import confirm_addresses, text
 
@@ -52,7 +52,13 @@ def command_for(action: dict) -> str:
     return kind  # pass, resign
 
 
-def expected_subject(game_id: str, seats: int, seat: int) -> str:
+def expected_subject(game_id: str) -> str:
+    """Every mail of a game, to every seat (issue 38: no names, which arrive as the seats fill)."""
+    return f"[Gin {game_id[:8]}] A game of Gin Rummy by mail"
+
+
+def expected_heading(game_id: str, seats: int, seat: int) -> str:
+    """A game's heading in a digest: its tag and who plays whom, the reader first."""
     tag = f"[Gin {game_id[:8]}]"
     if seats > 3:  # by team, the reader first
         mine = [seat] + [s for s in range(seat % 2, seats, 2) if s != seat]

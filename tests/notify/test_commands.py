@@ -5,9 +5,9 @@ import re
 
 import pytest
 
-from service.notify.commands import CommandError, parse_commands, resolve, strip_reply, subject_text
-from service.notify.inbound import parse, text_of
-from service.notify.webhooks import sign, verify
+from service.notify.inbound.commands import CommandError, parse_commands, resolve, strip_reply, subject_text
+from service.notify.inbound.replies import parse, text_of
+from service.notify.webhooks.signatures import sign, verify
 
 
 def test_quoted_text_and_signatures_are_dropped():
@@ -175,7 +175,7 @@ def test_gin_in_straight_gin_without_an_arrangement_hint_is_a_legal_knock():
 
 
 def test_the_mahjong_turn_mail_lists_its_moves_and_gin():
-    from service.notify.mail_pieces import legal_commands
+    from service.notify.mail.mail_pieces import legal_commands
     view = {**VIEW_MAHJONG_TABLE, "knock_limit": 0, "arrangement": {"melds": [], "deadwood": []},
             "legal_actions": [{"type": "knock", "discard": "KH"}, {"type": "meld", "cards": ["7C", "8C", "9C"]},
                               {"type": "add_on", "card": "6H", "meld": 1}]}
@@ -188,7 +188,7 @@ def test_the_mahjong_turn_mail_lists_its_moves_and_gin():
 
 def test_the_choice_of_002s_cut_by_mail():
     # Issue 25: after 002's cut the higher card's seat chooses who deals first; a reply may say so.
-    from service.notify.mail_pieces import legal_commands
+    from service.notify.mail.mail_pieces import legal_commands
     view = {"phase": "dealer_choice", "hand": [], "discard_pile": [],
             "legal_actions": [{"type": "choose_dealer", "deal": True}, {"type": "choose_dealer", "deal": False}]}
     listed = legal_commands(view)

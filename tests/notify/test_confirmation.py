@@ -8,7 +8,7 @@ import re
 
 from tests.api.helpers import choose
 
-from .conftest import (DOMAIN, act, auth, deliver, one_click, outbox_rows, reply, reply_address, start_game,
+from .conftest import (DOMAIN, act, auth, deliver, flat, one_click, outbox_rows, reply, reply_address, start_game,
                        text, view)
 
 ANN, BOB = "ann@example.org", "bob@example.org"
@@ -45,7 +45,7 @@ def test_an_unconfirmed_address_gets_one_fixed_mail_and_game_mail_only_after_con
         secret = re.fullmatch(rf"confirm\+([A-Za-z0-9_-]{{43}})@{re.escape(DOMAIN)}", reply_address(mail)).group(1)
         one_click(mail)
     from service.core.extensions import db
-    from service.notify.consent import MailConfirmation
+    from service.notify.models import MailConfirmation
     with notify_app.app_context():
         hashes = {row.token_hash for row in db.session.query(MailConfirmation)}
     assert hashlib.sha256(secret.encode()).hexdigest() in hashes and secret not in str(hashes)
@@ -60,7 +60,7 @@ def test_an_unconfirmed_address_gets_one_fixed_mail_and_game_mail_only_after_con
     reply(listener, reply_address(mail_server.catcher.to(ANN)[0]), "Confirm\n\nthanks", sender=ANN)
     deliver(notify_app)
     greeting = mail_server.catcher.to(ANN)[-1]
-    assert greeting["Subject"].startswith(f"[Gin {game['id'][:8]}]") and NAMES[1] in greeting["Subject"]
+    assert greeting["Subject"] == f"[Gin {game['id'][:8]}] A game of Gin Rummy by mail" and NAMES[1] in flat(text(greeting))
     assert contact(nclient, game, 0)["email_status"] == "confirmed"
     assert contact(nclient, game, 1)["email_status"] == "unconfirmed"
     for _ in range(3):  # a few moves, so that Ann's turn comes

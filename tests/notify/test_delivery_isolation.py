@@ -11,6 +11,7 @@ import pytest
 
 from service.core.extensions import db
 from service.notify import outbox
+from service.notify.mail.channel import MAIL
 from service.notify.models import Contact
 from service.notify.worker import Worker
 
@@ -35,7 +36,7 @@ def queue_mail(app, to: str) -> str:
     payload = (f"From: Gin Rummy <gin@{DOMAIN}>\r\nTo: {to}\r\nSubject: Your turn\r\n"
                f"Message-ID: {message_id}\r\n\r\nIt is your turn.\r\n")
     with app.app_context():
-        outbox.enqueue("mail", "turn", to, payload, message_id)
+        outbox.enqueue(MAIL, "turn", to, payload, message_id)
         db.session.commit()
     return message_id
 

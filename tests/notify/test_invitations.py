@@ -24,8 +24,14 @@ def seat_names(app, game_id) -> list:
 
 
 def invitation_to(catcher, address):
-    mails = [m for m in catcher.to(address) if m["Subject"] == "[Gin] An invitation to play Gin Rummy by mail"]
+    mails = [m for m in catcher.to(address) if "invites you to a game of Gin Rummy" in flat(text(m))]
     return mails[-1] if mails else None
+
+
+def the_subject(game_id: str) -> str:
+    """Every mail of a game has it, the invitation's too: no name in it (an inviter's is a stranger's
+    words, a joiner's unknown until the join)."""
+    return f"[Gin {game_id[:8]}] A game of Gin Rummy by mail"
 
 
 def test_a_game_started_by_mail_and_joined_by_reply_is_played_by_mail_to_its_first_hands_end(
@@ -49,7 +55,7 @@ def test_a_game_started_by_mail_and_joined_by_reply_is_played_by_mail_to_its_fir
     invitation = invitation_to(catcher, BOB)
     body = flat(text(invitation))
     game_id = invitation["X-Gin-Game"]
-    assert invitation["Subject"] == "[Gin] An invitation to play Gin Rummy by mail"
+    assert invitation["Subject"] == the_subject(game_id) and "Ann" not in invitation["Subject"]
     assert 'invites you to a game of Gin Rummy' in body and 'their own words, not checked by the service): "Ann"' in body
     assert "oklahoma Gin Rummy" in body
     assert "first to 150 points" in body and "join Bob" in body
@@ -64,7 +70,6 @@ def test_a_game_started_by_mail_and_joined_by_reply_is_played_by_mail_to_its_fir
     deliver(notify_app)
     game = stored_game(notify_app, game_id)
     assert game.status == "active" and seat_names(notify_app, game_id)[1] == "Bobby"
-    subjects = {ANN: f"[Gin {game_id[:8]}] Ann v Bobby", BOB: f"[Gin {game_id[:8]}] Bobby v Ann"}
     seen = {ANN: len(catcher.to(ANN)) - 1, BOB: len(catcher.to(BOB)) - 1}  # from the first game mail
 
     # Played to the first hand's end by replies only.
@@ -81,7 +86,7 @@ def test_a_game_started_by_mail_and_joined_by_reply_is_played_by_mail_to_its_fir
         raise AssertionError("the first hand did not end")
     for address in (ANN, BOB):
         mails = catcher.to(address)[seen[address]:]
-        assert {m["Subject"] for m in mails} == {subjects[address]}  # one subject from the first to the last
+        assert {m["Subject"] for m in mails} == {the_subject(game_id)}  # one subject from the first to the last
         for mail in mails:
             check_lines(mail)
     assert stored_game(notify_app, game_id).state["sheet"]  # the hand was scored
@@ -89,6 +94,38 @@ def test_a_game_started_by_mail_and_joined_by_reply_is_played_by_mail_to_its_fir
     reply(listener, reply_address(invitation), "join", sender=BOB)
     deliver(notify_app)
     assert seat_names(notify_app, game_id)[1] == "Bobby"
+
+
+def test_every_mail_of_a_whole_game_by_mail_has_one_subject_from_the_first(nclient, notify_app, mail_server, listener):
+    """Issue 38: the first mails (Ann told her game is set up, Bob's invitation) are sent before Bob
+    joined and named himself; they, every turn and answer, the hands' ends and the match's end all
+    have one subject, so a client threading by subject keeps the whole game in one conversation."""
+    catcher = mail_server.catcher
+    reply(listener, f"new@{DOMAIN}", f"{BOB}\nname Ann\nrules target 10", sender=ANN)
+    deliver(notify_app)
+    reply(listener, reply_address(catcher.to(ANN)[-1]), "confirm", sender=ANN)
+    deliver(notify_app)
+    invitation = invitation_to(catcher, BOB)
+    game_id = invitation["X-Gin-Game"]
+    reply(listener, reply_address(invitation), "join Bobby", sender=BOB)
+    deliver(notify_app)
+    for _ in range(1000):
+        game = stored_game(notify_app, game_id)
+        if game.status == "finished":
+            break
+        address = (ANN, BOB)[game.to_move]
+        mail = catcher.to(address)[-1]
+        reply(listener, reply_address(mail), command_from(text(mail)), subject="Re: " + mail["Subject"],
+              sender=address, quoted=text(mail))
+        deliver(notify_app)
+    else:
+        raise AssertionError("the match did not end")
+    for address in (ANN, BOB):
+        mails = [m for m in catcher.to(address) if m["X-Gin-Game"] == game_id]
+        firsts = {ANN: "Your game is set up", BOB: "invites you to a game of Gin Rummy"}
+        assert firsts[address] in flat(text(mails[0])) and any("Match over" in text(m) for m in mails[-2:])
+        assert {m["Subject"] for m in mails} == {the_subject(game_id)}, [m["Subject"] for m in mails]
+        assert {m["References"].split()[0] for m in mails} == {f"<gin.{game_id}.{(ANN, BOB).index(address)}@{DOMAIN}>"}
 
 
 def test_an_invitation_from_post_games_is_joined_by_reply(nclient, notify_app, mail_server, listener):
@@ -108,7 +145,7 @@ def test_an_invitation_from_post_games_is_joined_by_reply(nclient, notify_app, m
     game = stored_game(notify_app, game_id)
     assert game.status == "active" and seat_names(notify_app, game_id)[1] == "Bob Jones"
     first = mail_server.catcher.to(BOB)[-1]
-    assert first["Subject"] == f"[Gin {game_id[:8]}] Bob Jones v Ann" and "Your hand" in text(first)
+    assert first["Subject"] == the_subject(game_id) and "Your hand" in text(first)
     contact = [r for r in outbox_rows(notify_app, recipient=BOB) if r.kind in ("turn", "start")]
     assert contact, "the joiner's address counts as confirmed by the join reply"
 

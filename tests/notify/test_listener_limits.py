@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from service.notify import mime_shape, smtpd
+from service.notify.inbound import mime_shape, smtpd
 from tests.api.helpers import stored_game
 
 from .conftest import DOMAIN, reply, reply_address
@@ -171,7 +171,7 @@ def test_every_header_the_service_reads_is_bounded():
     """The fields read from inbound mail (msg.get / msg.get_all / msg[...] in service/notify) are
     the ones mime_shape bounds: a field read without a bound would bring the slow parse back."""
     read = set()
-    for path in (ROOT / "service" / "notify").glob("*.py"):
+    for path in (ROOT / "service" / "notify").rglob("*.py"):
         read |= {name.lower() for name in re.findall(r'msg(?:\.get(?:_all)?\(|\[)"([A-Za-z-]+)"', path.read_text())}
     assert {"from", "subject", "authentication-results"} <= read  # the scan sees the reads
     assert read <= mime_shape.READ_FIELDS, read - mime_shape.READ_FIELDS

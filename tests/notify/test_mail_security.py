@@ -55,22 +55,22 @@ def test_a_name_that_decodes_to_a_linefeed_is_refused_and_changes_nothing(nclien
 def test_no_mail_header_can_carry_a_decoded_linefeed(notify_app):
     """The second wall: whatever text reaches a header, the policy refuses a line break in it
     (the email package decodes encoded words, then would write the linefeed raw)."""
-    from service.notify import message
-    from service.notify.message import HeaderInjection
+    from service.notify.mail import rfc5322
+    from service.notify.mail.rfc5322 import HeaderInjection
     with notify_app.app_context():
         def build(**changes):
             fields = dict(to=ANN, subject="[Gin] Your turn - Ann v Bob", text="hello\n",
                           message_id="<m.1@play.test>", moment=notify_app.config["CLOCK"]())
-            return message.build(**{**fields, **changes})
+            return rfc5322.build(**{**fields, **changes})
         for field, value in (("subject", f"[Gin] Your turn - Ann v {INJECTING_NAME}"),
                              ("subject", "plain\nReply-To: m@evil.test"), ("to", BREAKING_ADDRESS),
                              ("reply_to", "=?utf-8?q?x=0A?=@y.org")):
             with pytest.raises((HeaderInjection, ValueError)):
-                message.serialise(build(**{field: value}))
+                rfc5322.serialise(build(**{field: value}))
         # An inbound Message-ID that is no Message-ID is not echoed into In-Reply-To.
         mail = build(in_reply_to="<=?utf-8?q?=0ABcc:_x@evil.test?=@x>")
-        assert "In-Reply-To" not in mail and "evil" not in message.serialise(mail)
-        text = message.serialise(build(subject="[Gin] Your turn - Zoë v Bob"))  # non-ASCII is encoded, not refused
+        assert "In-Reply-To" not in mail and "evil" not in rfc5322.serialise(mail)
+        text = rfc5322.serialise(build(subject="[Gin] Your turn - Zoë v Bob"))  # non-ASCII is encoded, not refused
         assert text.isascii() and "=?utf-8?q?Zo=C3=AB?=" in text
 
 

@@ -94,3 +94,23 @@ def test_at_a_table_a_message_reaches_the_other_seats_next_mails(nclient, notify
     assert mailed  # the move mailed the seat to move next
     for seat in mailed:
         assert f"{NAMES[mover]} wrote: hello table" in text(latest(mail_server.catcher, TABLE_EMAILS[seat]))
+
+
+def test_a_messages_addresses_reach_the_mail_defanged(nclient, notify_app, mail_server, listener):
+    """Issue 38, item 10: a phishing line above "Your turn" was a link in the text part of the mail."""
+    game = mailed_game(nclient, notify_app)
+    seat = to_move(nclient, game)
+    other = 1 - seat
+    phishing = "Security check: https://gin-login.example/verify?seat=1 or www.gin-help.example now"
+    assert nclient.post(f"/games/{game['id']}/messages", json={"text": phishing},
+                        headers=auth(game["tokens"][other])).status_code == 201
+    mail = latest(mail_server.catcher, EMAILS[seat])
+    reply(listener, reply_address(mail), "pass", sender=EMAILS[seat], subject="Re: " + mail["Subject"])
+    deliver(notify_app)  # the answer to the reply tells the message
+    told = flat(text(latest(mail_server.catcher, EMAILS[seat])))
+    assert "hxxps[:]//gin-login[.]example/verify?seat=1" in told and "www[.]gin-help[.]example" in told
+    assert "https://gin-login" not in told and "gin-login.example" not in told
+    html = latest(mail_server.catcher, EMAILS[seat]).get_body(preferencelist=("html",)).get_content()
+    assert "gin-login.example" not in html and "https://gin-login" not in html
+    # The page and the API keep the message as written (shown as text there, never as a link).
+    assert messages_of(nclient, game, seat) == [phishing]

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import Counter
 
 from service.notify import outbox
-from service.notify.smtp import Mailer
-from service.notify.webhooks import verify
+from service.notify.mail.smtp import Mailer
+from service.notify.webhooks.signatures import verify
 from tests.api.helpers import choose
 
 from .conftest import act, deliver, outbox_rows, payload, start_game, view
@@ -144,22 +144,21 @@ def test_webhook_receiver_down_then_up_each_event_once_and_signed(nclient, notif
     assert turns and all(t["your_turn"] and t["deadline"] for t in turns)
 
 
-def readme_verify():
-    """The webhook verification snippet of README.md, as a function (its clock is given)."""
-    from pathlib import Path
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
-    snippet = readme.split("Verifying one", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+def docs_verify():
+    """The webhook verification snippet of docs/api.md, as a function (its clock is given)."""
+    from ..doc_blocks import block
+    snippet = block("webhook-verify")
     namespace: dict = {}
     exec(snippet, namespace)  # noqa: S102 - our own documentation, checked to work
     return namespace
 
 
-def test_the_readme_snippet_verifies_a_delivered_webhook(nclient, notify_app, receiver):
+def test_the_docs_snippet_verifies_a_delivered_webhook(nclient, notify_app, receiver):
     game = start_game(nclient, contact0={"webhook_url": receiver.url})
     secret = game["created"]["contact"]["webhook_secret"]
     deliver(notify_app)
     [request] = receiver.delivered()
-    namespace = readme_verify()
+    namespace = docs_verify()
     stamp = int(request["headers"]["webhook-timestamp"])
     namespace["time"] = type("Clock", (), {"time": staticmethod(lambda: stamp + 60)})
     headers = {k.lower(): v for k, v in request["headers"].items()}
@@ -236,7 +235,7 @@ def test_a_batch_longer_than_one_lease_is_not_taken_over_while_it_is_sent(nclien
     assert len(outbox_rows(notify_app)) >= 2
     with notify_app.app_context():
         worker = Worker("slow-worker")
-        worker.mailer = SlowMailer()
+        worker.couriers["mail"] = SlowMailer()
         assert worker.deliver_due() == len(outbox_rows(notify_app))
     rows = outbox_rows(notify_app)
     received = Counter(m["Message-ID"] for _, m in mail_server.catcher.messages)
@@ -244,14 +243,16 @@ def test_a_batch_longer_than_one_lease_is_not_taken_over_while_it_is_sent(nclien
     assert all(r.status == "sent" and r.attempts == 1 for r in rows)
 
 
-def test_network_timeouts_are_capped_so_one_delivery_fits_in_its_lease(nclient, notify_app, mail_server):
-    saved = {name: notify_app.config.get(name) for name in ("NOTIFY_LEASE_SECONDS", "SMTP_TIMEOUT")}
-    notify_app.config.update(NOTIFY_LEASE_SECONDS=20.0, SMTP_TIMEOUT=30.0)
+def test_network_timeouts_are_capped_so_one_delivery_fits_in_its_hold(nclient, notify_app, mail_server):
+    """A claim is renewed for at most NOTIFY_HOLD_SECONDS: a delivery's every network wait is capped
+    at a tenth of it, so that the delivery ends before its row can be taken over."""
+    saved = {name: notify_app.config.get(name) for name in ("NOTIFY_HOLD_SECONDS", "SMTP_TIMEOUT")}
+    notify_app.config.update(NOTIFY_HOLD_SECONDS=20.0, SMTP_TIMEOUT=30.0)
     try:
         with notify_app.app_context():
             mailer = Mailer()
             mailer.send(ANN, "Subject: hi\r\n\r\nhello\r\n")
-            assert mailer.connection.timeout == 2.0  # a tenth of the lease, not the 30 s asked
+            assert mailer.connection.timeout == 2.0  # a tenth of the hold, not the 30 s asked
             mailer.close()
             assert outbox.within_lease(1.0) == 1.0
     finally:

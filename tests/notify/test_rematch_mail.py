@@ -17,9 +17,10 @@ def test_the_other_seat_is_mailed_the_offer_with_a_link_to_accept(nclient, notif
     assert offered.status_code == 201, offered.get_json()
     deliver(notify_app)
     [mail] = mail_server.catcher.to("bob@example.org")
-    assert "Ann offers a rematch" in mail["Subject"] and game["id"][:8] in mail["Subject"]
+    assert mail["Subject"] == f"[Gin {game['id'][:8]}] A game of Gin Rummy by mail"  # in the game's thread
     body = text(mail)
-    link = re.search(r"Accept it in your browser: (\S+)", body).group(1)
+    assert body.startswith("Ann offers a rematch: the same rules and move time. Accept or decline?\n")  # a sentence
+    link = re.search(r"Answer in your browser: (\S+)", body).group(1)
     assert link.startswith(f"http://gin.test/play/{game['id']}#link=")
     assert not mail_server.catcher.to("ann@example.org")  # the offering seat is not told of its own offer
 

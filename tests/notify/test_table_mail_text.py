@@ -5,9 +5,9 @@ from __future__ import annotations
 from datetime import datetime, timezone
 
 from service.games import deals
-from service.notify import mail_text
-from service.notify.scene import Scene
-from service.notify.layout import WIDTH, wrap_text
+from service.notify.mail import mail_text
+from service.notify.mail.scene import Scene
+from service.notify.mail.layout import WIDTH, wrap_text
 from service.rules import Rules
 from service.games.table_game import TableGame, redact_table_event
 
@@ -73,7 +73,7 @@ def test_refusals_name_players_not_board_seats():
 
 
 def test_a_partnership_result_names_the_sides_the_target_reacher_and_who_pays():
-    from service.notify.table_mail import result_lines
+    from service.notify.mail.table_mail import result_lines
     names = {0: "Ann", 1: "Bob", 2: "Carl", 3: "Dan"}
     sides = [[0, 2], [1, 3]]
 

@@ -25,7 +25,7 @@ def test_turn_mail_shows_the_hand_pile_stock_scores_deadline_and_commands(nclien
     [mail] = mail_server.catcher.to(EMAILS[seat])
     body = text(mail)
 
-    assert mail["Subject"] == f"[Gin {game['id'][:8]}] {'Ann v Bob' if seat == 0 else 'Bob v Ann'}"
+    assert mail["Subject"] == f"[Gin {game['id'][:8]}] A game of Gin Rummy by mail"
     assert body.startswith(f"Your turn, {'Ann' if seat == 0 else 'Bob'}: hand 1, the upcard offer.")
     assert re.fullmatch(rf"<gin\.{re.escape(game['id'])}\.{seat}\.turn\.[0-9a-f]{{16}}@{DOMAIN}>", mail["Message-ID"])
     assert mail["In-Reply-To"] == mail["References"] == f"<gin.{game['id']}.{seat}@{DOMAIN}>"
@@ -47,7 +47,7 @@ def test_turn_mail_shows_the_hand_pile_stock_scores_deadline_and_commands(nclien
     assert f"\nPlay in your browser: http://gin.test/play/{game['id']}#link=" in body  # never broken
     # The other seat heard that the game started, with no commands to reply with but resign.
     [other] = mail_server.catcher.to(EMAILS[1 - seat])
-    assert other["Subject"] == f"[Gin {game['id'][:8]}] {'Bob v Ann' if seat == 0 else 'Ann v Bob'}"
+    assert other["Subject"] == mail["Subject"]  # one subject for both seats
     assert "\nWaiting for " in text(other) and "take " not in text(other)
     assert "To play, reply" not in text(other) and "Nothing to play until" in text(other)
 
@@ -84,7 +84,7 @@ def test_a_whole_match_by_http_mails_turns_hands_and_result_without_leaking(ncli
                 # The state part comes from view(seat) alone: no stock card, no unknown opponent card.
                 shown = cards_in(body[body.index("Your hand ("):].split())
                 assert not shown & secret_cards(state.state, seat), body
-            assert mail["Subject"] == f"[Gin {game['id'][:8]}] {'Ann v Bob' if seat == 0 else 'Bob v Ann'}"
+            assert mail["Subject"] == f"[Gin {game['id'][:8]}] A game of Gin Rummy by mail"
             hand_over = body.startswith(("Hand over", "Match over"))
             for line in body.splitlines():
                 if "drew from the stock" in line and not line.strip().startswith("You") and not hand_over:
@@ -109,6 +109,7 @@ def test_a_whole_match_by_http_mails_turns_hands_and_result_without_leaking(ncli
     assert finals[1 - result["winner"]].startswith(f"Match over: {winner} wins by {result['margin']}.")
     assert finals[result["winner"]].startswith(f"Match over: you win by {result['margin']}.")
     assert "game 1 closed, won by" in finals[0] and hand_ends[0] == hand_ends[1] >= 1
+    assert all("The computer reviews every decision of the match" in final for final in finals.values())  # issue 41
     assert all(row.status == "sent" for row in outbox_rows(notify_app))
 
 
@@ -132,7 +133,8 @@ def test_contact_settings_validate_greet_and_show_the_secret_once(nclient, notif
     assert answer["email"] == ANN and answer["mail_mode"] == "turn"
     assert answer["webhook_secret"].startswith("whsec_")
     shown = nclient.get(url, headers=auth(game["tokens"][seat])).get_json()
-    assert shown == {"email": ANN, "email_status": "confirmed", "mail_mode": "turn", "webhook_url": receiver.url}
+    assert shown == {"email": ANN, "email_status": "confirmed", "mail_mode": "turn", "push_mode": "turn",
+                     "webhook_url": receiver.url}
     # It is this seat's turn: the new address gets the turn mail now, the hook a turn.started.
     deliver(notify_app)
     [mail] = mail_server.catcher.to(ANN)
@@ -142,7 +144,7 @@ def test_contact_settings_validate_greet_and_show_the_secret_once(nclient, notif
 
     response = nclient.patch(url, json={"mail_mode": "off", "webhook_url": None}, headers=auth(game["tokens"][seat]))
     assert response.get_json() == {"email": ANN, "email_status": "confirmed", "mail_mode": "off",
-                                   "webhook_url": None}
+                                   "push_mode": "turn", "webhook_url": None}
     assert act(nclient, game, seat, {"type": "pass"}).status_code == 200
     deliver(notify_app)
     assert len(mail_server.catcher.to(ANN)) == 1 and len(receiver.delivered()) == 1

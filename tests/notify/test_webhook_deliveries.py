@@ -107,6 +107,7 @@ def test_a_turn_call_that_failed_then_was_replaced_still_shows_the_call_it_made(
     """`replaced` says the call will not be made (again), not that the receiver never saw it: a
     turn.started answered 503, then stood for by a newer one, keeps its attempt and that 503."""
     from service.notify import outbox
+    from service.notify.webhooks.channel import WEBHOOK
 
     from .test_webhook_retries import drain as drain_with
     from .test_webhook_retries import queue, seated_at
@@ -118,7 +119,7 @@ def test_a_turn_call_that_failed_then_was_replaced_still_shows_the_call_it_made(
     drain_with(notify_app, worker)
     from service.core.extensions import db
     with notify_app.app_context():
-        outbox.enqueue("webhook", "turn.started", receiver.url, "{}", "msg_newer", game_id=game["id"], seat=0)
+        outbox.enqueue(WEBHOOK, "turn.started", receiver.url, "{}", "msg_newer", game_id=game["id"], seat=0)
         db.session.commit()
     drain_with(notify_app, worker)
     listed = {d["webhook_id"]: d for d in deliveries(nclient, game, 0)["deliveries"]}
@@ -127,3 +128,15 @@ def test_a_turn_call_that_failed_then_was_replaced_still_shows_the_call_it_made(
     assert listed[older]["next_attempt_at"] is None
     assert listed["msg_newer"]["status"] == "sent" and listed["msg_newer"]["response_code"] == 204
     assert [r["headers"]["webhook-id"] for r in receiver.requests] == [older, "msg_newer"], "the 503, then the newer"
+
+
+def test_a_webhook_id_no_database_can_hold_is_not_found(nclient, notify_app, receiver):
+    """Issue 38, item 12: a NUL in the id was a 500 on PostgreSQL (a string literal cannot hold one)."""
+    game = start_game(nclient, move_time_hours=None, contact0={"webhook_url": receiver.url})
+    drain(notify_app)
+    base = f"/games/{game['id']}/webhook-deliveries"
+    for webhook_id in ("%00", "msg_%00x", "%C3%A9", "x" * 300):
+        answer = nclient.post(f"{base}/{webhook_id}/redeliver", headers=auth(game["tokens"][0]))
+        assert answer.status_code == 404 and answer.get_json()["code"] == "delivery-not-found", webhook_id
+        assert "\x00" not in answer.get_data(as_text=True)
+    assert [r.status for r in outbox_rows(notify_app)] == ["sent"], "nothing changed"

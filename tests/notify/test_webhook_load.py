@@ -11,7 +11,10 @@ from email.utils import make_msgid
 import pytest
 
 from service.core.extensions import db
-from service.notify import outbox, webhooks
+from service.notify import outbox
+from service.notify.mail.channel import MAIL
+from service.notify.webhooks.channel import WEBHOOK
+from service.notify.webhooks import calls, signatures
 from service.notify.models import OutboxMessage
 from service.notify.worker import Worker
 
@@ -21,7 +24,7 @@ from .conftest import DOMAIN, Receiver, outbox_rows, start_game, wait_for
 def queue_mail(app, to: str) -> str:
     message_id = make_msgid(domain=DOMAIN)
     with app.app_context():
-        outbox.enqueue("mail", "turn", to, f"To: {to}\r\nSubject: hi\r\nMessage-ID: {message_id}\r\n\r\nhi\r\n",
+        outbox.enqueue(MAIL, "turn", to, f"To: {to}\r\nSubject: hi\r\nMessage-ID: {message_id}\r\n\r\nhi\r\n",
                        message_id)
         db.session.commit()
     return message_id
@@ -72,9 +75,9 @@ def test_a_receiver_answering_one_byte_at_a_time_is_cut_off_at_the_total_timeout
 
     def call():
         try:
-            outcome["status"] = webhooks.post(pit.url, webhooks.new_secret(), "msg_1", "{}", 0, timeout=1.0,
+            outcome["status"] = calls.post(pit.url, signatures.new_secret(), "msg_1", "{}", 0, timeout=1.0,
                                               allow_private=True, connect_timeout=1.0)
-        except webhooks.WebhookError as exc:
+        except calls.WebhookError as exc:
             outcome["error"] = exc
     thread = threading.Thread(target=call)
     thread.start()
@@ -132,7 +135,7 @@ def test_only_runs_of_turn_calls_of_a_seat_collapse_into_the_newest(nclient, not
         [in_flight] = [row for row in outbox.claim("w", 10) if row.seat == 0]  # a worker holds seat 0's first
         for message_id, kind in [("t0", "turn.started"), ("t1", "turn.started"), ("h", "hand.ended"),
                                  ("t2", "turn.started"), ("t3", "turn.started"), ("t4", "turn.started")]:
-            outbox.enqueue("webhook", kind, "http://127.0.0.1:9/a", "{}", message_id, game_id=game["id"], seat=0)
+            outbox.enqueue(WEBHOOK, kind, "http://127.0.0.1:9/a", "{}", message_id, game_id=game["id"], seat=0)
             db.session.commit()
     seat0 = [row for row in outbox_rows(notify_app) if row.seat == 0]
     assert [row.message_id for row in seat0 if row.status == "pending"] == [in_flight.message_id, "t1", "h", "t4"]
@@ -157,7 +160,7 @@ def test_a_row_claimed_while_a_move_waits_for_its_lock_is_left_to_the_worker(ncl
                       contact1={"webhook_url": "http://127.0.0.1:9/b"})
     with notify_app.app_context():  # seat 0's one waiting call: a turn.started, which a newer one replaces
         db.session.query(OutboxMessage).delete()
-        outbox.enqueue("webhook", "turn.started", "http://127.0.0.1:9/a", "{}", "msg_waiting", game_id=game["id"],
+        outbox.enqueue(WEBHOOK, "turn.started", "http://127.0.0.1:9/a", "{}", "msg_waiting", game_id=game["id"],
                        seat=0)
         db.session.commit()
     [waiting] = outbox_rows(notify_app)
@@ -188,5 +191,5 @@ def queue_turn(app, game_id: str, pid: list) -> None:
     from sqlalchemy import text
     with app.app_context():
         pid.append(db.session.execute(text("SELECT pg_backend_pid()")).scalar())
-        outbox.enqueue("webhook", "turn.started", "http://127.0.0.1:9/a", "{}", "msg_newer", game_id=game_id, seat=0)
+        outbox.enqueue(WEBHOOK, "turn.started", "http://127.0.0.1:9/a", "{}", "msg_newer", game_id=game_id, seat=0)
         db.session.commit()

@@ -4,6 +4,7 @@ saying why; a call postponed without being made counts no attempt. A real receiv
 from __future__ import annotations
 
 from service.notify import outbox
+from service.notify.webhooks.channel import WEBHOOK
 from service.notify.worker import Worker
 
 from .conftest import Receiver, outbox_rows, start_game
@@ -39,7 +40,7 @@ def queue(app, game_id: str, seat: int, url: str, *kinds: str) -> list[str]:
     with app.app_context():
         for number, kind in enumerate(kinds):
             ids.append(f"msg_{seat}_{number}_{kind}")
-            outbox.enqueue("webhook", kind, url, "{}", ids[-1], game_id=game_id, seat=seat)
+            outbox.enqueue(WEBHOOK, kind, url, "{}", ids[-1], game_id=game_id, seat=seat)
         db.session.commit()
     return ids
 
@@ -134,7 +135,7 @@ def test_a_410_is_dead_at_once_saying_so_and_the_seats_next_call_still_goes(ncli
         first = "msg_gone"
         with notify_app.app_context():
             db.session.query(Contact).filter_by(game_id=game["id"], seat=0).update({"webhook_url": gone.url})
-            outbox.enqueue("webhook", "hand.ended", gone.url, '{"type": "hand.ended"}', first,
+            outbox.enqueue(WEBHOOK, "hand.ended", gone.url, '{"type": "hand.ended"}', first,
                            game_id=game["id"], seat=0)
             db.session.commit()
         worker = Worker("w")
@@ -144,7 +145,7 @@ def test_a_410_is_dead_at_once_saying_so_and_the_seats_next_call_still_goes(ncli
         assert row.last_error == "given up: HTTP 410 from the receiver"
         gone.status = 204
         with notify_app.app_context():
-            outbox.enqueue("webhook", "match.ended", gone.url, '{"type": "match.ended"}', "msg_after",
+            outbox.enqueue(WEBHOOK, "match.ended", gone.url, '{"type": "match.ended"}', "msg_after",
                            game_id=game["id"], seat=0)
             db.session.commit()
         drain(notify_app, worker)
@@ -180,3 +181,31 @@ def test_a_tarpit_held_off_by_the_breaker_ends_dead_at_the_horizon_saying_why(nc
         assert (outbox.as_utc(row.next_attempt_at) - outbox.as_utc(row.created_at)).total_seconds() == 24 * 3600
     calls = sum(r.attempts for r in rows)
     assert calls == pit.holding() and 2 <= calls < 40, (calls, rounds)  # the breaker held off most tries
+
+
+def test_a_given_up_calls_log_line_holds_no_path_or_query(nclient, notify_app, receiver, caplog):
+    """Issue 38, item 12: Slack and Discord put the secret in the URL's path, others in its query:
+    the operator's log line of a call given up names the scheme and host only."""
+    import logging
+
+    from .live import SlowReceiver
+    gone = SlowReceiver(delay=0, status=410)
+    secret_url = f"{gone.url.rstrip('/')}/services/T0SECRETPATH/B0SECRET?token=QUERYSECRET"
+    try:
+        game = seated_at(nclient, notify_app, receiver)
+        from service.core.extensions import db
+        from service.notify.models import Contact
+        with notify_app.app_context():
+            db.session.query(Contact).filter_by(game_id=game["id"], seat=0).update({"webhook_url": secret_url})
+            outbox.enqueue(WEBHOOK, "hand.ended", secret_url, '{"type": "hand.ended"}', "msg_secret",
+                           game_id=game["id"], seat=0)
+            db.session.commit()
+        with caplog.at_level(logging.INFO):
+            drain(notify_app, Worker("w"))
+        [row] = outbox_rows(notify_app)
+        assert row.status == "dead"
+        given_up = [r.getMessage() for r in caplog.records if "given up" in r.getMessage()]
+        assert given_up and "127.0.0.1" in given_up[0], given_up
+        assert not any(s in caplog.text for s in ("T0SECRETPATH", "B0SECRET", "QUERYSECRET", "token="))
+    finally:
+        gone.stop()

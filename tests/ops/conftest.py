@@ -61,12 +61,23 @@ class Served:
         return response.status, document, dict(response.getheaders())
 
 
+def requests_counted_by(metrics_dir: Path) -> set[str]:
+    """The processes (their counter files' pids) that counted a request. Every process that imports
+    the metrics has a counter file from the start (its unlabelled counters, and the labelled series
+    made at start, are there at zero), the `flask db upgrade` before the server's too: a process
+    counted a request when its file holds a gin_http_requests sample above zero."""
+    from prometheus_client.mmap_dict import MmapedDict
+    return {path.name.rsplit("_", 1)[-1] for path in metrics_dir.glob("counter_*.db")
+            if any(key.startswith('["gin_http_requests"') and value > 0
+                   for key, value, *_ in MmapedDict.read_all_values_from_file(str(path)))}
+
+
 def until_both_workers_counted(served: Served, path: str, token: str) -> None:
     """The kernel hands fresh connections to whichever worker accepts first, not in turn: on a loaded
     machine one worker can take a whole match. Read the game on (counted like every request) until
-    both workers have counted something, so the scrape has two processes' files to sum."""
+    both workers have counted something, so the scrape has two processes' counts to sum."""
     for _ in range(2000):
-        if len({p.name.rsplit("_", 1)[-1] for p in served.metrics_dir.glob("counter_*.db")}) >= 2:
+        if len(requests_counted_by(served.metrics_dir)) >= 2:
             return
         served.call("GET", path, GAME, token=token)
     raise AssertionError("one worker answered 2,000 fresh connections in a row")

@@ -1,4 +1,4 @@
-"""The reference bot in account mode against a real server: it makes its own account, accepts the
+"""The account bot (`gin-bot`) against a real server: it makes its own account, accepts the
 challenges that fit its settings from its one stream (declining the others with a reason), and
 plays three games at once to their ends."""
 from __future__ import annotations
@@ -7,12 +7,16 @@ import subprocess
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import pytest
 import requests
 
+from ..api.helpers import choose
 from ..conftest import ROOT
 from .live_side import play_side
+
+GIN_BOT = str(Path(sys.executable).parent / "gin-bot")  # the account bot, as the Procfile runs it
 
 
 def bearer(token: str) -> dict:
@@ -29,7 +33,7 @@ def house_token_file(tmp_path_factory):
 def test_the_account_bot_plays_three_games_at_once_from_one_stream(live_server, tmp_path):
     token_file = tmp_path / "bot.token"
     log = open(tmp_path / "bot.log", "w+")
-    bot = subprocess.Popen([sys.executable, str(ROOT / "client" / "account_bot.py"), "--server", live_server,
+    bot = subprocess.Popen([GIN_BOT, "--server", live_server,
                             "--token-file", str(token_file), "--register", "RoboBot", "--presets", "standard",
                             "--max-games", "3"], stdout=log, stderr=subprocess.STDOUT)
     try:
@@ -113,7 +117,7 @@ def test_the_house_bot_plays_a_game_at_the_level_its_challenger_chose(live_serve
     """Level 5 with a small --think-seconds, from the level on its seat: every decision logged with it."""
     token_file = house_token_file
     log = open(tmp_path / "house.log", "w+")
-    house = subprocess.Popen([sys.executable, str(ROOT / "client" / "account_bot.py"), "--server", live_server,
+    house = subprocess.Popen([GIN_BOT, "--server", live_server,
                               "--token-file", str(token_file), "--register", "House", "--think-seconds", "0.01"],
                              stdout=log, stderr=subprocess.STDOUT)
     try:
@@ -141,3 +145,118 @@ def test_the_house_bot_plays_a_game_at_the_level_its_challenger_chose(live_serve
     decisions = [line for line in lines if f"game={game_id[:8]}" in line and " action=" in line]
     assert decisions and all("level=5 " in line for line in decisions)
     assert "Traceback" not in "\n".join(lines)
+
+
+# -- issue 38, item 5: a thinking pool serves many players at once --------------------------------
+
+def start_house(live_server, tmp_path, token_file, *options):
+    log = open(tmp_path / "house.log", "w+")
+    house = subprocess.Popen([GIN_BOT, "--server", live_server, "--token-file", str(token_file), "--register", "House",
+                              *options], stdout=log, stderr=subprocess.STDOUT)
+    while not token_file.exists():
+        assert house.poll() is None, (tmp_path / "house.log").read_text()
+        time.sleep(0.05)
+    return house
+
+
+def stop_house(house, tmp_path) -> list[str]:
+    house.terminate()
+    house.wait(timeout=30)
+    lines = (tmp_path / "house.log").read_text().splitlines()
+    assert "Traceback" not in "\n".join(lines)
+    return lines
+
+
+def game_with_house(live_server, token: str, house, tmp_path, **challenge) -> str:
+    """The game of the player's challenge to the house bot, once accepted (the player's only game)."""
+    offer = requests.post(f"{live_server}/challenges", json={"to": "House", **challenge}, headers=bearer(token),
+                          timeout=10)
+    assert offer.status_code == 201, offer.text
+    while not (games := requests.get(f"{live_server}/me/games", headers=bearer(token), timeout=10).json()["games"]):
+        assert house.poll() is None, (tmp_path / "house.log").read_text()
+        time.sleep(0.05)
+    return games[0]["game_id"]
+
+
+def my_turn_before(live_server, game_id: str, token: str, holding) -> dict:
+    """Play the simple policy until it is this seat's turn with a move holding(view, move) is true of:
+    the view, its move not made."""
+    version = None
+    while True:
+        waiting = {"If-None-Match": f'"{version}"'} if version else {}
+        response = requests.get(f"{live_server}/games/{game_id}" + ("?wait=30" if version else ""),
+                                headers={**bearer(token), **waiting}, timeout=40)
+        if response.status_code == 304:
+            continue
+        view = response.json()
+        version = view["version"]
+        assert view["status"] == "active", view
+        if view["to_move"] == view["seat"]:
+            if holding(view, choose(view)):
+                return view
+            answer = requests.post(f"{live_server}/games/{game_id}/actions", json=choose(view), headers=bearer(token),
+                                   timeout=10)
+            assert answer.status_code == 200, answer.text
+
+
+def move(live_server, game_id: str, token: str, view: dict) -> int:
+    """Make the simple policy's move; the version it made."""
+    answer = requests.post(f"{live_server}/games/{game_id}/actions", json=choose(view), timeout=10,
+                           headers={**bearer(token), "If-Match": f'"{view["version"]}"'})
+    assert answer.status_code == 200, answer.text
+    return answer.json()["version"]
+
+
+def version_of(live_server, game_id: str, token: str) -> int:
+    return requests.get(f"{live_server}/games/{game_id}", headers=bearer(token), timeout=10).json()["version"]
+
+
+def test_a_slow_decision_in_one_game_does_not_hold_another_games_reply(live_server, tmp_path, house_token_file):
+    """A level-5 game's bot thinks (it weighs taking the pile's top card against the stock for
+    --think-seconds) while a level-1 game's reply is made and arrives: the two decisions are in
+    flight at once, each game's move waits for its own decision only (before the pool: the level-1
+    move waited in the stream's thread until the level-5 one was made)."""
+    house = start_house(live_server, tmp_path, house_token_file, "--think-seconds", "8", "--thinkers", "2")
+    try:
+        ann, bea = (requests.post(f"{live_server}/players", json={"name": name}, timeout=10).json()["token"]
+                    for name in ("PoolAnn", "PoolBea"))
+        deep = game_with_house(live_server, ann, house, tmp_path, level=5, rules={"target": 100})
+        quick = game_with_house(live_server, bea, house, tmp_path, level=1, rules={"target": 100})
+        # Ann's discard leaves the bot a draw from the stock or the pile: level 5 plays both out.
+        ann_view = my_turn_before(live_server, deep, ann, lambda view, action: action["type"] == "discard")
+        bea_view = my_turn_before(live_server, quick, bea, lambda view, action: action["type"] in ("discard", "pass"))
+        thinking = move(live_server, deep, ann, ann_view)
+        time.sleep(1.0)  # the bot reads Ann's move from its stream and begins the level-5 decision
+        waiting = move(live_server, quick, bea, bea_view)
+        while version_of(live_server, quick, bea) == waiting:  # the level-1 game's reply arrives ...
+            assert house.poll() is None, (tmp_path / "house.log").read_text()
+            time.sleep(0.02)
+        assert version_of(live_server, deep, ann) == thinking  # ... while the level-5 game's is still thought
+        while version_of(live_server, deep, ann) == thinking:  # and then that one comes too
+            assert house.poll() is None, (tmp_path / "house.log").read_text()
+            time.sleep(0.05)
+    finally:
+        lines = stop_house(house, tmp_path)
+    assert any(f"game={deep[:8]}" in line and "level=5 " in line for line in lines)
+
+
+def test_the_house_bot_holds_more_games_than_four_players_caps_by_default(live_server, tmp_path, house_token_file):
+    """Five players each hold the per-player most (3) with the house bot at once: 15 games, all
+    accepted by gin-bot's default --max-games (before: 10, and the eleventh was declined `busy`)."""
+    house = start_house(live_server, tmp_path, house_token_file, "--thinkers", "1")
+    try:
+        people = [requests.post(f"{live_server}/players", json={"name": f"Crowd{n}"}, timeout=10).json()["token"]
+                  for n in range(5)]
+        offers = [requests.post(f"{live_server}/challenges", json={"to": "House", "level": 1}, headers=bearer(token),
+                                timeout=10) for token in people for _ in range(3)]
+        assert all(offer.status_code == 201 for offer in offers), [offer.text for offer in offers]
+        held = lambda: sum(len(requests.get(f"{live_server}/me/games", headers=bearer(token), timeout=10).json()[
+            "games"]) for token in people)
+        while (pending := sum(len(requests.get(f"{live_server}/challenges", headers=bearer(token),
+                                               timeout=10).json()["mine"]) for token in people)):
+            assert house.poll() is None, (tmp_path / "house.log").read_text()  # each accepted or declined
+            time.sleep(0.1)
+        assert held() == 15
+    finally:
+        lines = stop_house(house, tmp_path)
+    assert not any("declined" in line for line in lines)

@@ -67,3 +67,16 @@ def test_a_level_out_of_place_or_range_is_refused_and_changes_nothing(client, ap
     assert response.status_code == 422, response.get_json()
     assert response.get_json()["code"] == code and response.mimetype == "application/problem+json"
     assert count(app, "challenges") == 0
+
+
+def test_the_replay_names_the_house_bots_seat_with_its_level(client):
+    """Issue 38: the replay names the seats as the views do, so its page can say "House (level 2)"."""
+    ann, house = new_player(client, "Ann"), new_player(client, "House", bot=True)
+    game = accepted_game(client, ann, house, level=2, rules={"target": 10})
+    play_to_the_end(client, game)
+    bot_seat = game["seats"]["House"]
+    replay = client.get(f"/games/{game['id']}/replay", headers=auth(game["tokens"][1 - bot_seat]))
+    assert replay.status_code == 200, replay.get_json()
+    assert replay.get_json()["players"] == _players_of(client, game, 1 - bot_seat)
+    assert replay.get_json()["players"][bot_seat] == {"seat": bot_seat, "name": "House", "level": 2}
+    assert "level" not in replay.get_json()["players"][1 - bot_seat]

@@ -48,7 +48,7 @@ def test_messages_page_by_after_and_a_watcher_or_stranger_reads_none(client, pla
                        headers=auth(ann["token"])).get_json()
     assert [m["id"] for m in first["messages"]] == ids[:2] and first["next_after"] == ids[1]
     assert [m["id"] for m in listed(client, game["id"], ann["token"], after=ids[1])] == ids[2:]
-    other = new_game(client)  # a seat of another game opens nothing here
+    other = new_game(client, names=("Cy", "Dee"))  # a seat of another game opens nothing here
     response = client.get(f"/games/{game['id']}/messages", headers=auth(other["tokens"][0]))
     assert response.status_code == 401 and response.get_json()["code"] == "invalid-token"
     assert client.get(f"/games/{game['id']}/messages").status_code == 401
@@ -130,14 +130,23 @@ def test_blocks_are_listed_and_bad_names_change_nothing(client):
     assert count(client.application, "blocks") == 1
 
 
-def test_a_blocked_players_challenge_is_answered_as_an_unknown_name(client):
+def test_a_blocked_players_challenge_is_declined_as_the_blocker_would_decline_it(client):
     ann, bob = new_player(client, "Ann"), new_player(client, "Bob")
     client.put("/me/blocks/Bob", headers=auth(ann["token"]))
     blocked = client.post("/challenges", json={"to": "Ann"}, headers=auth(bob["token"]))
+    # Something true that tells no block: Ann does not play Bob. Not "no player is called Ann",
+    # which her profile would belie.
+    assert blocked.status_code == 201, blocked.get_json()
+    answer = blocked.get_json()
+    assert (answer["status"], answer["reason"], answer["to"]) == ("declined", "other", "Ann")
+    assert "block" not in blocked.get_data(as_text=True).lower()
+    told = [e for e in events_of(client.application, bob) if e["type"] == "challenge_declined"]
+    assert [(e["by"], e["reason"]) for e in told] == [("Ann", "other")]
+    # Ann is never shown it.
+    assert client.get("/challenges", headers=auth(ann["token"])).get_json()["to_me"] == []
+    assert not [e for e in events_of(client.application, ann) if e["type"] == "challenge_received"]
     unknown = client.post("/challenges", json={"to": "Zed"}, headers=auth(bob["token"]))
-    assert blocked.status_code == unknown.status_code == 422
-    assert blocked.get_json()["code"] == unknown.get_json()["code"] == "unknown-player"
-    assert count(client.application, "challenges") == 0
+    assert (unknown.status_code, unknown.get_json()["code"]) == (422, "unknown-player")
     # Ann may still challenge Bob (she knows she blocked him).
     challenge(client, ann, "Bob")
 

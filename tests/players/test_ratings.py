@@ -1,6 +1,6 @@
 """Ratings (issue 26): a finished two-seat match between two players moves both Glicko-2 ratings as
 the formula says, in the transaction that ends it; unrated challenges, anonymous seats and
-abandoned matches leave them alone; the leaderboard's order, filter and paging."""
+a match resigned in its first hand is a loss; the leaderboard's order, filter and paging."""
 from __future__ import annotations
 
 import pytest
@@ -90,14 +90,16 @@ def test_an_unrated_challenge_leaves_ratings_alone_and_says_so(client, app):
     assert rematch.status_code == 201 and rematch.get_json()["rated"] is False, rematch.get_json()
 
 
-def test_a_match_abandoned_before_its_first_hand_ends_is_not_rated(client, app):
+def test_a_match_resigned_during_its_first_hand_is_rated_as_a_loss(client, app):
+    # Issue 38: unrated, a player resigned bad deals for free.
     ann, bob = new_player(client, "Ann"), new_player(client, "Bob")
     game = accepted_game(client, ann, bob)
     play_one(client, game)
-    resign(client, game, 0)
-    assert rating_of(client, ann) == START and rating_of(client, bob) == START
+    resign(client, game, game["seats"]["Ann"])
+    assert rating_of(client, ann)["value"] == round(expected(START, START, 0.0).value, 2)
+    assert rating_of(client, bob)["games"] == 1
     over = [e for e in events_of(app, ann) if e["type"] == "game_over"]
-    assert len(over) == 1 and "rating_change" not in over[0]
+    assert len(over) == 1 and over[0]["rating_change"]["delta"] < 0
 
 
 def test_a_game_with_an_anonymous_seat_is_not_rated(client):

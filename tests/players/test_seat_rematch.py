@@ -3,7 +3,10 @@ next one): offered by one seat, which takes the new game's seat 0; accepted by t
 token of the finished game, which takes seat 1 and deals, the first deal to the other side."""
 from __future__ import annotations
 
+import yaml
+
 from ..api.helpers import auth, new_game
+from ..api.test_openapi import generated, spec_app, validator_for  # noqa: F401 (fixtures)
 from .support import accepted_game, new_player
 
 
@@ -18,7 +21,8 @@ def test_a_seat_offers_a_rematch_and_the_other_takes_it(client):
     assert early.status_code == 409 and early.get_json()["code"] == "rematch-unavailable"  # not over yet
     resign(client, game, 1)
     before = client.get(f"/games/{game['id']}/seat-rematch", headers=auth(game["tokens"][1])).get_json()
-    assert before == {"available": True, "game_id": None, "offered_by": None, "accepted": False}
+    assert before == {"available": True, "game_id": None, "offered_by": None, "accepted": False, "declined": False,
+                      "reason": None}
 
     offered = client.post(f"/games/{game['id']}/seat-rematch", headers=auth(game["tokens"][0]))
     assert offered.status_code == 201, offered.get_json()
@@ -29,7 +33,8 @@ def test_a_seat_offers_a_rematch_and_the_other_takes_it(client):
     own = client.post(f"/games/{game['id']}/seat-rematch/accept", headers=auth(game["tokens"][0]))
     assert own.status_code == 409  # the offering seat cannot accept its own offer
     seen = client.get(f"/games/{game['id']}/seat-rematch", headers=auth(game["tokens"][1])).get_json()
-    assert seen == {"available": True, "game_id": ann["game_id"], "offered_by": 0, "accepted": False}
+    assert seen == {"available": True, "game_id": ann["game_id"], "offered_by": 0, "accepted": False, "declined": False,
+                    "reason": None}
 
     accepted = client.post(f"/games/{game['id']}/seat-rematch/accept", headers=auth(game["tokens"][1]))
     assert accepted.status_code == 201, accepted.get_json()
@@ -69,3 +74,44 @@ def test_between_players_the_rematch_is_a_challenge(client):
     refused = client.post(f"/games/{game['id']}/seat-rematch", headers=auth(game["tokens"][1]))
     assert refused.status_code == 409 and refused.get_json()["code"] == "rematch-unavailable"
     assert "/rematch" in refused.get_json()["detail"]  # it says where the players' rematch is
+
+
+def test_the_other_seat_declines_a_seat_rematch_with_or_without_a_reason(client, generated):  # noqa: F811
+    """Issue 38: a seat rematch can be declined (a reason code optional, as a challenge's): then neither
+    seat takes it up, and every wrong decline is a problem+json saying which."""
+    game = new_game(client)
+    resign(client, game, 1)
+    path = f"/games/{game['id']}/seat-rematch/decline"
+    none = client.post(path, headers=auth(game["tokens"][1]))
+    assert none.status_code == 409 and none.get_json()["code"] == "rematch-not-offered"
+    assert none.mimetype == "application/problem+json"
+    client.post(f"/games/{game['id']}/seat-rematch", headers=auth(game["tokens"][0]))
+    own = client.post(path, headers=auth(game["tokens"][0]))
+    assert own.status_code == 409 and own.get_json()["code"] == "rematch-own-offer"
+    bad = client.post(path, json={"reason": "bored"}, headers=auth(game["tokens"][1]))
+    assert bad.status_code == 422 and bad.get_json()["code"] == "validation-error"
+    assert client.post(path, headers=auth("x" * 43)).get_json()["code"] == "invalid-token"
+
+    declined = client.post(path, json={"reason": "busy"}, headers=auth(game["tokens"][1]))
+    assert declined.status_code == 200, declined.get_json()
+    body = declined.get_json()
+    validator_for(yaml.safe_load(generated), "SeatRematch").validate(body)
+    assert body["declined"] is True and body["reason"] == "busy" and body["accepted"] is False
+    seen = client.get(f"/games/{game['id']}/seat-rematch", headers=auth(game["tokens"][0])).get_json()
+    assert seen == body
+    again = client.post(path, headers=auth(game["tokens"][1]))
+    assert again.status_code == 409 and again.get_json()["code"] == "rematch-answered"
+    taken = client.post(f"/games/{game['id']}/seat-rematch/accept", headers=auth(game["tokens"][1]))
+    assert taken.status_code == 409 and taken.get_json()["code"] == "rematch-unavailable"  # declined: gone
+
+    other = new_game(client)  # no body at all: declined without a reason; after an acceptance: answered
+    resign(client, other, 0)
+    client.post(f"/games/{other['id']}/seat-rematch", headers=auth(other["tokens"][1]))
+    bare = client.post(f"/games/{other['id']}/seat-rematch/decline", headers=auth(other["tokens"][0]))
+    assert bare.status_code == 200 and bare.get_json()["reason"] is None and bare.get_json()["declined"] is True
+    third = new_game(client)
+    resign(client, third, 0)
+    client.post(f"/games/{third['id']}/seat-rematch", headers=auth(third["tokens"][1]))
+    assert client.post(f"/games/{third['id']}/seat-rematch/accept", headers=auth(third["tokens"][0])).status_code == 201
+    late = client.post(f"/games/{third['id']}/seat-rematch/decline", headers=auth(third["tokens"][0]))
+    assert late.status_code == 409 and late.get_json()["code"] == "rematch-answered"

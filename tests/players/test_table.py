@@ -143,3 +143,29 @@ def test_watch_keys_are_stored_only_as_hashes(client, app):
     key = client.post(f"/games/{game['id']}/watch-links", headers=auth(ann["token"])).get_json()["key"]
     with app.app_context():
         assert key not in repr(db.session.execute(text("SELECT * FROM watch_links")).all())
+
+
+def test_watch_links_per_game_are_capped(client, app, monkeypatch):
+    """Issue 38, item 14: 150 of 150 were made; now WATCH_LINKS_PER_GAME live at once, per game."""
+    from ..api.helpers import new_game
+    monkeypatch.setitem(app.config, "WATCH_LINKS_PER_GAME", 3)
+    game = new_game(client)
+    made = [client.post(f"/games/{game['id']}/watch-links", headers=auth(game["tokens"][seat % 2]))
+            for seat in range(3)]
+    assert [m.status_code for m in made] == [201, 201, 201]
+    refused = client.post(f"/games/{game['id']}/watch-links", headers=auth(game["tokens"][1]))
+    assert refused.status_code == 409 and refused.get_json()["code"] == "too-many-watch-links"
+    assert len(client.get(f"/games/{game['id']}/watch-links", headers=auth(game["tokens"][0])).get_json()["links"]) == 3
+    gone = client.delete(f"/games/{game['id']}/watch-links/{made[0].get_json()['id']}", headers=auth(game["tokens"][0]))
+    assert gone.status_code == 204
+    assert client.post(f"/games/{game['id']}/watch-links", headers=auth(game["tokens"][0])).status_code == 201
+    other = new_game(client)  # per game
+    assert client.post(f"/games/{other['id']}/watch-links", headers=auth(other["tokens"][0])).status_code == 201
+
+
+def test_the_default_cap_is_ten(client):
+    from ..api.helpers import new_game
+    game = new_game(client)
+    statuses = [client.post(f"/games/{game['id']}/watch-links", headers=auth(game["tokens"][0])).status_code
+                for _ in range(12)]
+    assert statuses == [201] * 10 + [409, 409]

@@ -1,7 +1,7 @@
 """Table ratings (issue 26): a table of players played through the API moves each player's OpenSkill
 rating as the `openskill` package computes it for that result, partners as a team, a resignation
-last; unrated tables, tables with an anonymous seat and tables abandoned before any hand ended
-leave every rating alone; a bad `rated` is a problem that makes nothing."""
+last; unrated tables and tables with an anonymous seat leave every rating alone, a table resigned in
+its first hand is rated; a bad `rated` is a problem that makes nothing."""
 from __future__ import annotations
 
 import pytest
@@ -169,12 +169,15 @@ def test_a_table_with_an_anonymous_seat_is_not_rated(client, app):
     assert all(table_rating(client, p) == START for p in (ann, bob, cy))
 
 
-def test_a_table_abandoned_before_any_hand_ended_is_not_rated(client, app):
+def test_a_table_resigned_before_any_hand_ended_is_rated_the_resigner_last(client, app):
+    # Issue 38: a table given up is rated whatever the hand (unrated, bad deals were resigned for free).
     players, game = players_table(client, 4)
     resign(client, game["id"], players[2])
-    assert all(table_rating(client, p) == START for p in players)
+    assert all(table_rating(client, p)["games"] == 1 for p in players)
     over = [e for e in events_of(app, players[0]) if e["type"] == "game_over"]
-    assert len(over) == 1 and "table_rating_change" not in over[0]
+    assert len(over) == 1 and "table_rating_change" in over[0]
+    resigner = [e for e in events_of(app, players[2]) if e["type"] == "game_over"][0]["table_rating_change"]
+    assert resigner["delta"] < 0 and resigner["rank"] == 1
 
 
 @pytest.mark.parametrize("rated", ["no", 0, None, "false"])

@@ -203,7 +203,7 @@ def test_bad_requests_about_a_series_change_nothing(app, client):
     declined = client.post(f"/series/{other['series_id']}/decline", headers=auth(eve["token"]))
     assert declined.status_code == 200 and declined.get_json()["status"] == "declined"
     assert [e["type"] for e in events_of(app, ann) if e["type"].startswith("series")] == ["series_declined"]
-    plain = client.post("/games", json={"name": "Ann"}).get_json()
+    plain = client.post("/games", json={"name": "Guest"}).get_json()
     response = client.get(f"/games/{plain['game_id']}/series", headers=auth(plain["token"]))
     assert response.status_code == 404 and response.get_json()["code"] == "not-in-series"
     game_id = read(client, sid, ann)["current_game"]
@@ -224,3 +224,22 @@ def test_a_resigned_game_counts_and_the_next_one_follows(client):
     assert series["games"][0]["result"]["winner"] == "Bob" and series["games"][0]["result"]["reason"] == "resign"
     assert series["standings"]["leader"] == "Bob" and not series["standings"]["over"]
     assert series["current_game"] == series["games"][1]["game_id"] != first
+
+
+def test_a_blocked_player_cannot_reach_the_blocker_with_series_offers(app, client):
+    # Issue 38, item 7: five offers in a row reached the blocker's stream, and one could be accepted.
+    ann, bob = new_player(client, "Ann"), new_player(client, "Bob")
+    early = offer(client, ann, bob, rules=QUICK)  # made before the block
+    assert client.put("/me/blocks/Ann", headers=auth(bob["token"])).status_code in (200, 201)
+    for _ in range(5):  # declined at once, as Bob would decline them: never shown to Bob
+        declined = client.post("/series", json={"to": "Bob"}, headers=auth(ann["token"]))
+        assert declined.status_code == 201 and declined.get_json()["status"] == "declined", declined.get_json()
+    assert [e["series_id"] for e in events_of(app, bob) if e["type"] == "series_offered"] == [early["series_id"]]
+    assert len([e for e in events_of(app, ann) if e["type"] == "series_declined"]) == 5
+    accepted = client.post(f"/series/{early['series_id']}/accept", headers=auth(bob["token"]))
+    assert accepted.status_code == 409 and accepted.get_json()["code"] == "series-closed"
+    assert read(client, early["series_id"], bob)["status"] == "offered" and read(client, early["series_id"], bob)[
+        "games"] == []
+    # Unblocked, offers reach Bob again.
+    assert client.delete("/me/blocks/Ann", headers=auth(bob["token"])).status_code == 204
+    offer(client, ann, bob, rules=QUICK)

@@ -5,6 +5,7 @@ Without Playwright or a `chromium` on PATH the browser tests are skipped, saying
 installs chromium, so CI runs them. Playwright's own browser download is not used."""
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import subprocess
@@ -61,20 +62,31 @@ def site(tmp_path_factory):
     """The service under gunicorn (2 workers x 32 threads, so held long-polls, a closed page's too
     until its stream's next keep-alive, never block a move) on a loopback port; BASE_URL is its own
     address, so mails link back to it."""
-    folder = tmp_path_factory.mktemp("web")
+    with serving(tmp_path_factory.mktemp("web")) as running:
+        yield running
+
+
+@contextlib.contextmanager
+def serving(folder, settings: dict[str, str] | None = None, workers: int = 2):
+    """A site in `folder`: its own database, mail catcher and gunicorn. `settings` go to the
+    environment (RATELIMIT_ENABLED "true" with one worker: the limits count as in production,
+    in one process's memory)."""
+    settings = {"RATELIMIT_ENABLED": "false", **(settings or {})}
     database_url = f"sqlite:///{folder / 'web.sqlite3'}"
     mail = MailServer()
     mail.start()
     port = free_port()
     base_url = f"http://127.0.0.1:{port}"
     env = {**os.environ, "DATABASE_URL": database_url, "BASE_URL": base_url, "MAIL_DOMAIN": MAIL_DOMAIN,
-           "SMTP_HOST": "127.0.0.1", "SMTP_PORT": str(mail.port), "RATELIMIT_ENABLED": "false",
-           "WEBHOOK_ALLOW_PRIVATE": "true"}  # webhook receivers on loopback
+           "SMTP_HOST": "127.0.0.1", "SMTP_PORT": str(mail.port),
+           "WEBHOOK_ALLOW_PRIVATE": "true",  # webhook receivers on loopback
+           "PUSH_ALLOW_PRIVATE": "true", "VAPID_KEY_FILE": str(folder / "vapid_private.pem"),  # a push service too
+           **settings}
     subprocess.run([sys.executable, "-m", "flask", "--app", "service", "db", "upgrade"],
                    cwd=ROOT, env=env, check=True, capture_output=True)
     with open(folder / "gunicorn.log", "ab") as log:
         process = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "--workers", "2", "--worker-class", "gthread", "--threads", "32",
+            [sys.executable, "-m", "gunicorn", "--workers", str(workers), "--worker-class", "gthread", "--threads", "32",
              "--bind", f"127.0.0.1:{port}", "service:create_app()"], cwd=ROOT, env=env, stdout=log, stderr=log)
     try:
         _wait_until_up(process, base_url)
@@ -82,7 +94,8 @@ def site(tmp_path_factory):
         app = create_app({"SQLALCHEMY_DATABASE_URI": database_url, "BASE_URL": base_url,
                           "MAIL_DOMAIN": MAIL_DOMAIN, "SMTP_HOST": "127.0.0.1", "SMTP_PORT": mail.port,
                           "SMTP_TIMEOUT": 5.0, "RATELIMIT_ENABLED": False,
-                          "WEBHOOK_ALLOW_PRIVATE": True})
+                          "WEBHOOK_ALLOW_PRIVATE": True, "PUSH_ALLOW_PRIVATE": True,
+                          "VAPID_KEY_FILE": str(folder / "vapid_private.pem")})
         yield Site(base_url, app, mail)
     finally:
         stop_gunicorn(process)

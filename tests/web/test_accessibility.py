@@ -106,3 +106,16 @@ def test_readable_at_200_percent_zoom_with_reduced_motion(site, new_context, pag
         .slice(0, 5).map((e) => e.tagName + '#' + e.id + '.' + e.className)""")
     assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth"), wide
     assert page.evaluate("document.getAnimations().length") == 0
+
+
+@pytest.mark.parametrize("name", ["seat of 2", "match end", "watch", "profile"])
+def test_every_landmark_is_named_once(site, new_context, pages, name):
+    """axe's landmark-unique (a best practice, beside the WCAG rules above): a region inside a
+    section does not repeat the section's name (the score sheet's scrolling table)."""
+    from axe_playwright_python.sync_playwright import Axe
+    path, drawn = pages[name]
+    page = new_context(DESKTOP).new_page()
+    page.goto(site.base_url + path)
+    wait_until(lambda: page.locator(drawn).count(), f"the {name} page")
+    violations = Axe().run(page, options={"runOnly": {"type": "rule", "values": ["landmark-unique"]}}).response["violations"]
+    assert not violations, [n["target"] for v in violations for n in v["nodes"]]

@@ -285,7 +285,7 @@ def test_a_mails_link_opens_the_seat_once(site, new_context):
     wait_until(other.locator("#no-seat").is_visible, "the refusal")
     refusal = other.locator("#no-seat").inner_text()
     assert refusal.count("used already") == 1 and refusal.lower().count("newest mail") == 1, refusal  # said once
-    assert other.locator("#table").is_hidden()
+    assert other.locator("#game").is_hidden()
 
     # Revoking this browser's token from the page signs it out.
     page.get_by_role("button", name=re.compile(r"Revoke: .*\(this browser\)")).click()

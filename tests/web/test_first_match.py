@@ -8,7 +8,7 @@ from datetime import timedelta
 
 import requests
 
-from service.notify.scene import duration
+from service.notify.mail.scene import duration
 
 from .conftest import DESKTOP
 from .support import api, two_seats
@@ -28,7 +28,7 @@ def test_every_refused_click_during_the_upcard_offer_says_the_same_and_the_tab_s
     waiting = seat_page(site, new_context, game_id, created["token"])
     wait_until(lambda: "Waiting" in waiting.locator("#status").inner_text(), "the waiting status")
     assert waiting.locator("#own-board").is_hidden(), "a board before the second seat is taken"
-    assert "holds 0" not in waiting.locator("#table").inner_text()
+    assert "holds 0" not in waiting.locator("#game").inner_text()
     joined = api(site, "POST", f"/games/{game_id}/join", body={"name": "Bob", "invite_code": created["invite_code"]})
     wait_until(lambda: waiting.locator("#own-board").is_visible(), "the board once Bob joined")
     tokens = {0: created["token"], 1: joined["token"]}
@@ -176,9 +176,11 @@ def test_installable_and_the_seat_page_opens_offline_from_the_shell(site, new_co
     page.reload()  # now through the worker: the shell and scripts go into its cache
     wait_until(lambda: page.locator("#hand-groups button").count() == 10, "the hand again")
     cached = wait_until(lambda: page.evaluate("""async () => {
-        const cache = await caches.open("gin-shell-v1");
+        const cache = await caches.open("gin-shell-v3");
         return (await cache.keys()).map((r) => new URL(r.url).pathname); }""") or None, "the cache")
     assert f"/play/{game_id}" in cached and "/assets/js/play.js" in cached, cached
+    # The installed app's start page and / were cached at install, never visited (issue 38).
+    assert {"/", "/my-games", "/assets/js/my_games.js", "/assets/js/landing.js", "/assets/js/api.js"} <= set(cached), cached
     assert all(path.startswith("/assets/") or path.startswith(("/play/", "/my-games", "/player", "/docs"))
                or path == "/" for path in cached), cached  # pages and their files: no API answer
 
@@ -187,6 +189,10 @@ def test_installable_and_the_seat_page_opens_offline_from_the_shell(site, new_co
     wait_until(lambda: page.locator("#connection").is_visible(), "the offline notice")
     notice = page.locator("#connection").inner_text()
     assert "offline" in notice and "Trying again" in notice, notice
+    start = context.new_page()  # the app's start page, offline, though never opened before
+    start.goto(f"{site.base_url}/my-games")
+    wait_until(lambda: start.locator("h1").count() and start.locator("#games").count(), "My games offline")
+    start.close()
     context.set_offline(False)
     wait_until(lambda: page.locator("#hand-groups button").count() == 10, "the seat once online again", timeout=30)
     wait_until(page.locator("#connection").is_hidden, "the notice gone")

@@ -95,3 +95,21 @@ def test_the_final_hand_is_shown_though_an_earlier_hands_panel_was_left_open(sit
         page.reload()
         wait_until(lambda: re.search(r"\S", page.locator("#status").inner_text() or ""), "the page")
         assert page.locator("#hand-end").is_hidden()
+
+
+def test_the_panel_explains_the_points_with_their_bonus(site, new_context):
+    """Issue 38, item 3: the end-of-hand panel says the bonus that makes a gin's or an undercut's
+    points ("+25 gin bonus", "+25 undercut bonus"), and "You knocked and were undercut"."""
+    game_id, tokens = two_seats(site, {"preset": "standard", "target": 2000})
+    page = new_context().new_page()
+    page.goto(f"{site.base_url}/play/{game_id}#token={tokens[0]}")
+    wait_until(lambda: page.locator("#title").inner_text().startswith("Ann v"), "the seat page")
+    view = play_until(site, game_id, tokens, lambda view: view["last_hand"] is not None
+                      and view["last_hand"]["result"] in ("gin", "undercut"))
+    record = view["last_hand"]
+    wait_until(lambda: panel_title(page).startswith(f"Hand {record['hand']}:"), "the hand's panel")
+    explained = page.locator("#hand-end .points-explained").inner_text()
+    bonus = "+25 gin bonus" if record["result"] == "gin" else "+25 undercut bonus"
+    assert bonus in explained and explained.endswith(f"= {record['points']}"), explained
+    if record["result"] == "undercut" and record["knocker"] == 0:
+        assert "You knocked and were undercut" in panel_title(page)

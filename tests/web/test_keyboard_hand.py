@@ -63,6 +63,6 @@ def test_a_whole_hand_by_keyboard_including_the_knock(site, new_context):
                 moved = requests.post(f"{site.base_url}/games/{game_id}/actions", json=action, timeout=10,
                                       headers={"Authorization": f"Bearer {tokens[1]}"})
                 assert moved.status_code == 200, moved.text
-                wait_until(lambda: page.locator("#table").get_attribute("data-version") == str(moved.json()["version"]),
+                wait_until(lambda: page.locator("#game").get_attribute("data-version") == str(moved.json()["version"]),
                            "the page's update")
     raise AssertionError("the keyboard seat never came to knock")

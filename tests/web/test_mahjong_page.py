@@ -10,7 +10,7 @@ from types import SimpleNamespace
 import pytest
 import requests
 
-from client import bot
+from gin_client.bots import reference
 from tests.api.test_waiting_live import KINDS, servers
 
 from .test_browser import wait_until
@@ -74,7 +74,7 @@ def cards_in(locator) -> list[str]:
 
 
 def at_version(page, version: int) -> None:
-    wait_until(lambda: int(page.locator("#table").get_attribute("data-version") or 0) >= version, f"version {version}")
+    wait_until(lambda: int(page.locator("#game").get_attribute("data-version") or 0) >= version, f"version {version}")
 
 
 def keyboard_pick(page, cards) -> None:
@@ -90,7 +90,7 @@ def test_a_take_of_several_a_meld_and_an_add_on_in_the_browser_and_no_card_of_th
         game = start(site)
         page = new_context().new_page()
         page.goto(f"{site.base_url}/play/{game['id']}#token={game['tokens'][0]}")
-        wait_until(lambda: page.locator("#table").is_visible(), "the seat page")
+        wait_until(lambda: page.locator("#game").is_visible(), "the seat page")
         for _ in range(400):
             ann, bob = api_view(site, game, 0), api_view(site, game, 1)
             if ann["status"] == "finished" or done == {"meld", "add_on", "take"}:
@@ -99,7 +99,7 @@ def test_a_take_of_several_a_meld_and_an_add_on_in_the_browser_and_no_card_of_th
             assert page.locator("#mahjong").is_visible()
             assert_hides(page, set(bob["hand"]) - set(ann["opponent"]["known_cards"]))
             if ann["to_move"] == 1:
-                api_act(site, game, 1, bot.choose_action(bob))
+                api_act(site, game, 1, reference.choose_action(bob))
                 continue
             if ann["to_move"] != 0:
                 continue
@@ -153,7 +153,7 @@ def test_a_take_of_several_a_meld_and_an_add_on_in_the_browser_and_no_card_of_th
                 assert "you" in row.get_attribute("aria-label") and "you" in row.inner_text()
                 done.add("add_on")
             else:
-                api_act(site, game, 0, bot.choose_action(ann))
+                api_act(site, game, 0, reference.choose_action(ann))
         if done == {"meld", "add_on", "take"}:
             break
     assert done == {"meld", "add_on", "take"}

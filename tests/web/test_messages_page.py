@@ -39,7 +39,7 @@ def test_ann_writes_and_bobs_page_shows_it_as_text_without_reload(site, new_cont
     with site.app.app_context():
         from service.core.extensions import db
         from service.players.models import Report
-        [report] = db.session.query(Report).all()
+        [report] = db.session.query(Report).filter_by(game_id=game_id).all()
         assert (report.reason, report.message_text, report.reported_seat, report.reporter_seat) == \
             ("abuse", written, 0, 1)
     # Bob's answer reaches Ann's page too, after hers.

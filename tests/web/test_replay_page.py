@@ -3,6 +3,8 @@ the arrow keys, from the seat page's link after the match and from a watch key; 
 board shown (a board per hand for partnerships)."""
 from __future__ import annotations
 
+import sqlalchemy as sa
+
 from .conftest import DESKTOP
 from .support import api, full_table, play_table_out, play_until, two_seats
 from .test_browser import wait_until
@@ -30,6 +32,13 @@ def test_a_finished_match_is_replayed_step_by_step_with_the_keyboard(site, new_c
     wait_until(lambda: page.locator("#position").get_attribute("data-step") == str(len(steps) - 1), "the last step")
     last = page.locator("#replay").inner_text()
     assert "The match is over" in last and "Deadwood" in last and "Hand 1:" in page.locator("#replay-sheet").inner_text()
+    # The last step shows the whole sheet: the bonuses on their lines and the totals (issue 38).
+    final = page.locator("#replay-final")
+    assert final.is_visible() and final.locator('tr[data-line="game_bonus"]').count() == 1
+    totals = final.locator('tr[data-line="total"] td').all_inner_texts()[1:]
+    assert [int(t) for t in totals] == replay["result"]["totals"], (totals, replay["result"])
+    page.keyboard.press("ArrowLeft")
+    wait_until(lambda: not final.is_visible(), "the whole sheet at the last step only")
     page.keyboard.press("Home")
     wait_until(lambda: page.locator("#position").get_attribute("data-step") == "0", "back to the start")
     assert page.locator("#step-back").is_disabled()
@@ -41,6 +50,40 @@ def test_a_finished_match_is_replayed_step_by_step_with_the_keyboard(site, new_c
     watcher.locator("#hand-on").click()
     second_deal = next((i for i, s in enumerate(steps) if s["hand"] == 2), len(steps) - 1)
     wait_until(lambda: watcher.locator("#position").get_attribute("data-step") == str(second_deal), "the next hand")
+
+
+def as_house_at_level(site, game_id: str, seat: int, level: int) -> None:
+    """Make a seat the house bot's at a level, straight in the site's database: its one account is the
+    house bot process's (test_player_pages), and the replay reads only the seat's name and level
+    (tests/players/test_bot_levels_api.py follows a level from the challenge to the replay)."""
+    from service.core.extensions import db
+    with site.app.app_context():
+        changed = db.session.execute(sa.text("UPDATE seats SET name = 'House', bot_level = :level "
+                                             "WHERE game_id = :game AND seat = :seat"),
+                                     {"level": level, "game": game_id, "seat": seat})
+        assert changed.rowcount == 1
+        db.session.commit()
+
+
+def test_the_replay_names_the_house_bot_with_its_level(site, new_context):
+    """Issue 38: "House (level 4)" in the replay's title, its hands, its narration and the last step's sheet."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    from .test_accessibility import WCAG
+    game_id, tokens = two_seats(site, {"preset": "standard", "target": 25})
+    play_until(site, game_id, tokens, lambda view: view["status"] == "finished")
+    as_house_at_level(site, game_id, 1, 4)
+    page = new_context(DESKTOP).new_page()
+    page.goto(f"{site.base_url}/replay/{game_id}#token={tokens[0]}")
+    wait_until(lambda: page.locator("#position").inner_text().startswith("Step 1 of"), "the first step")
+    assert page.locator("#title").inner_text() == "Replay: Ann v House (level 4)"
+    assert "House (level 4) holds" in page.locator("#replay-hands").inner_text()
+    page.keyboard.press("End")
+    final = page.locator("#replay-final")
+    wait_until(lambda: final.is_visible(), "the whole sheet at the last step")
+    assert "House (level 4)" in final.inner_text(), final.inner_text()
+    violations = Axe().run(page, options=WCAG).response["violations"]
+    assert not violations, [(v["id"], [n["target"] for n in v["nodes"][:4]]) for v in violations]
 
 
 def test_a_finished_partnership_is_replayed_board_by_board(site, new_context):

@@ -50,3 +50,32 @@ def test_two_anonymous_seats_play_again_from_their_pages(site, new_context):
     ann.locator("#rematch-link").click()
     wait_until(lambda: ann.locator("#hand-groups button").count() == 10, "Ann's new hand")
     assert ann.locator("#title").inner_text() == "Ann v Bob"
+
+
+def test_the_other_seat_declines_and_the_offering_page_says_so(site, new_context):
+    """Issue 38: the offer is a sentence with Accept and Decline beside it; Decline answers it, and the
+    offering seat's page, told on the finished game's stream, says who declined."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    from .test_accessibility import WCAG
+    game_id, tokens = two_seats(site)
+    pages = {}
+    for seat, token in tokens.items():
+        page = new_context(DESKTOP).new_page()
+        page.goto(f"{site.base_url}/play/{game_id}#token={token}")
+        wait_until(lambda: " v " in page.locator("#title").inner_text(), "the seat")
+        pages[seat] = page
+    api(site, "POST", f"/games/{game_id}/actions", tokens[0], {"type": "resign"})
+    ann, bob = pages[0], pages[1]
+    wait_until(lambda: bob.locator("#offer-rematch").is_visible(), "Bob's offer button")
+    bob.locator("#offer-rematch").click()
+    wait_until(lambda: ann.locator("#decline-rematch").is_visible(), "the offer on Ann's page", timeout=30)
+    assert ann.locator("#rematch-body p").inner_text() == \
+        "Bob offers a rematch: the same rules and move time. Accept or decline?"
+    assert ann.locator("#accept-rematch").is_visible()
+    violations = Axe().run(ann, options=WCAG).response["violations"]
+    assert not violations, [(v["id"], [n["target"] for n in v["nodes"][:4]]) for v in violations]
+    ann.locator("#decline-rematch").click()
+    wait_until(lambda: ann.locator("#rematch-body").inner_text() == "You declined the rematch.", "Ann's answer")
+    wait_until(lambda: bob.locator("#rematch-body").inner_text() == "Ann declined the rematch.", "Bob told", timeout=10)
+    assert api(site, "GET", f"/games/{game_id}/seat-rematch", tokens[1])["declined"] is True

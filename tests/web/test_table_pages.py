@@ -93,8 +93,8 @@ def on_page(page, predicate, what: str):
 
 
 def version(page) -> int:
-    """The version of the view the page shows (the ETag's number, on #table)."""
-    return int(page.locator("#table").get_attribute("data-version") or 0)
+    """The version of the view the page shows (the ETag's number, on #game)."""
+    return int(page.locator("#game").get_attribute("data-version") or 0)
 
 
 def play_turn(page) -> None:

@@ -190,7 +190,7 @@ async function challenge(body, statusId) {
   return data;
 }
 
-// What each of the house bot's levels does (client/bot_levels.py), said under the choice.
+// What each of the house bot's levels does (client/gin_client/bots/levels.py), said under the choice.
 const LEVELS = {
   1: "A beginner: it plays sensible but random moves, often misses that it may knock and never waits for gin.",
   2: "A casual player: it takes what helps, sometimes throws the wrong card, and knocks as soon as it can.",

@@ -2,11 +2,19 @@
 // problem documents turned into readable messages.
 
 export class ApiError extends Error {
-  constructor(status, problem) {
+  constructor(status, problem, retryAfter = null) {
     super((problem && problem.detail) || `the server answered ${status}`);
     this.status = status;
     this.code = (problem && problem.code) || (status === 0 ? "unreachable" : "unknown");
+    this.retryAfter = retryAfter;  // seconds, from a 429's or 503's Retry-After
   }
+}
+
+// A refused answer as an ApiError, its problem document read and its Retry-After kept.
+export async function refusal(response) {
+  const data = await response.json().catch(() => null);
+  const wait = Number(response.headers.get("Retry-After"));
+  return new ApiError(response.status, data, Number.isFinite(wait) && wait > 0 ? wait : null);
 }
 
 export async function call(method, path, { token, body, headers = {}, signal } = {}) {
@@ -25,8 +33,8 @@ export async function call(method, path, { token, body, headers = {}, signal } =
   }
   const etag = response.headers.get("ETag");
   if (response.status === 304 || response.status === 204) return { status: response.status, etag, data: null };
+  if (!response.ok) throw await refusal(response);
   const data = await response.json().catch(() => null);
-  if (!response.ok) throw new ApiError(response.status, data);
   return { status: response.status, etag, data };
 }
 
@@ -43,6 +51,8 @@ const PLAIN = {
   "deadwood-over-limit": "Your deadwood is over the knock limit.",
   "version-mismatch": "The game moved on meanwhile; here it is as it stands now.",
   "rate-limited": "Too many requests; wait a moment.",
+  "name-taken": "That name is a registered player's: choose another.",
+  "name-confusable": "That name looks like a registered player's: choose another.",
   "unreachable": "The server cannot be reached.",
 };
 

@@ -39,7 +39,8 @@ export function narrate(event, view, playerNames, next = null) {
     case "add_on": return `${actor} added ${face(event.card)} to meld ${event.meld + 1}.`;
     case "hand_end": {
       const r = event.record || {};
-      return `Hand ${event.hand} is over: ${who(r.knocker)} ${RESULTS[r.result] || r.result}` +
+      const what = r.result === "undercut" && r.knocker === view.seat ? "knocked and were undercut" : RESULTS[r.result] || r.result;
+      return `Hand ${event.hand} is over: ${who(r.knocker)} ${what}` +
         (r.winner !== null && r.winner !== undefined ? `; ${who(r.winner).replace(/^You$/, "you")} scored ${r.points}.` : ".");
     }
     case "hand_void": return `Hand ${event.hand} is void: the stock ran out, nobody scores.`;

@@ -2,6 +2,7 @@
 // seat the code opens (seat 1 of two, or any seat of a table of three or four).
 import { call, describe } from "./api.js";
 import { $, el } from "./dom.js";
+import { signedIn } from "./player.js";
 import { rulesInWords } from "./rules_text.js";
 import { saveSeat } from "./seats.js";
 
@@ -55,7 +56,7 @@ $("join-game").addEventListener("submit", async (event) => {
   if (data.get("email")) body.email = data.get("email");
   $("form-error").textContent = "";
   try {
-    const { data: joined } = await call("POST", `/games/${gameId}/join`, { body });
+    const { data: joined } = await call("POST", `/games/${gameId}/join`, { body, token: signedIn()?.token });
     saveSeat(gameId, { token: joined.token, seat: joined.seat, name: joined.game.players[joined.seat].name });
     location.replace(`/play/${gameId}`);  // replace: the invite's address leaves the history
   } catch (error) {

@@ -2,6 +2,7 @@
 // shows the invite link, or one per seat to fill at a table).
 import { call, describe } from "./api.js";
 import { $ } from "./dom.js";
+import { signedIn } from "./player.js";
 import { allSeats, saveSeat } from "./seats.js";
 
 const NUMBERS = ["target", "knock_limit", "gin_bonus", "undercut_bonus", "big_gin_bonus"];
@@ -23,7 +24,7 @@ $("new-game").addEventListener("submit", async (event) => {
   button.disabled = true;
   $("form-error").textContent = "";
   try {
-    const { data } = await call("POST", "/games", { body: gameRequest(event.target) });
+    const { data } = await call("POST", "/games", { body: gameRequest(event.target), token: signedIn()?.token });
     // Invite codes are kept in this browser only: the seat page shows them as links with a fragment.
     saveSeat(data.game_id, { token: data.token, seat: 0, name: data.game.players[0].name,
                              ...(data.invites ? { invites: data.invites } : { invite: data.invite_code }) });

@@ -1,72 +1,58 @@
 // Messages between the seats of a game, under the history: each one drawn as text (textContent,
-// never innerHTML, and links are not made clickable), new ones by long-poll on GET
-// /games/{id}/messages?after=<newest>&wait=25, sent with POST /games/{id}/messages. Another seat's
-// message has a Report button: a reason, then POST /games/{id}/reports, for the operator to read.
+// never innerHTML, and links are not made clickable), read once with GET /games/{id}/messages, new
+// ones from the game's stream, sent with POST /games/{id}/messages. Another seat's
+// message has a Report button (moderation.js: a reason, then POST /games/{id}/reports, for the
+// operator to read) and, for a signed-in player, a Block button.
 
 import { ApiError, call, describe } from "./api.js";
 import { $, el } from "./dom.js";
+import { blockButton, reportControl } from "./moderation.js";
 
-const WAIT_SECONDS = 25;
 const PLAIN = {
   "message-empty": "Write something first.",
   "message-too-long": "A message holds at most 500 characters.",
   "message-not-plain": "A message is one line of plain text.",
   "too-many-messages": "You wrote a lot just now; wait a minute.",
 };
-const REASONS = [["abuse", "Abusive"], ["spam", "Spam"], ["cheating", "Cheating"], ["name", "Offensive name"],
-  ["other", "Something else"]];
 
-export function setUpMessages({ gameId, token, stopped, mySeat }) {
+// `blocker`: the signed-in player's token, when this seat is a player's (a Block button then too).
+export function setUpMessages({ gameId, token, stopped, mySeat, blocker = null }) {
   const list = $("messages"), form = $("message-form"), input = $("message-text"), status = $("message-status");
   let newest = 0;
+  const seen = new Set();
 
   function add(messages) {
     for (const message of messages) {
-      if (message.id <= newest) continue;  // sent and long-polled both: drawn once
-      newest = message.id;
+      if (seen.has(message.id)) continue;  // sent and streamed both: drawn once
+      seen.add(message.id);
+      newest = Math.max(newest, message.id);
       const who = el("span", { class: "message-name" });
       who.textContent = `${message.name || `Seat ${message.seat}`}: `;
       const words = el("span", { class: "message-text" });
       words.textContent = message.text;  // as text: markup in a message shows as written
-      const item = el("li", { dataset: { id: String(message.id) } }, who, words);
-      if (message.seat !== mySeat()) item.append(reportControl(message));
+      const item = el("li", { dataset: { id: String(message.id), seat: String(message.seat) } }, who, words);
+      if (message.seat !== mySeat()) item.append(" ", ...controls(message));
       list.append(item);
     }
     $("messages-empty").hidden = newest > 0;
     list.scrollTop = list.scrollHeight;
   }
 
-  // A Report button that opens, in place, a choice of reason and a Send button; the answer is said
-  // in the status line under the box.
-  function reportControl(message) {
-    const open = el("button", { type: "button", class: "report-open" });
-    open.textContent = "Report";
-    open.setAttribute("aria-label", `Report the message of ${message.name || `seat ${message.seat}`}`);
-    open.addEventListener("click", () => {
-      const reason = el("select", { class: "report-reason" });
-      reason.setAttribute("aria-label", "Why you report it");
-      for (const [value, label] of REASONS) {
-        const option = el("option", { value });
-        option.textContent = label;
-        reason.append(option);
-      }
-      const send = el("button", { type: "button", class: "report-send" });
-      send.textContent = "Send report";
-      send.addEventListener("click", async () => {
-        try {
-          await call("POST", `/games/${gameId}/reports`, {
-            token: token(), body: { seat: message.seat, message_id: message.id, reason: reason.value } });
-          reason.remove();
-          send.replaceWith(document.createTextNode(" (reported)"));
-          status.textContent = "Reported. The operator of this server will read it.";
-        } catch (error) {
-          status.textContent = describe(error);
-        }
-      });
-      open.replaceWith(reason, send);
-      reason.focus();
-    });
-    return open;
+  // Another seat's message: Report it (POST /games/{id}/reports) and, for a signed-in player, Block
+  // its writer (their messages then leave this list, and the server sends no more).
+  function controls(message) {
+    const writer = message.name || `seat ${message.seat}`;
+    const parts = [reportControl(`Report the message of ${writer}`, { status,
+      send: (reason, details) => call("POST", `/games/${gameId}/reports`, {
+        token: token(), body: { seat: message.seat, message_id: message.id, reason, ...(details ? { details } : {}) } }) })];
+    if (blocker && blocker() && message.name) {
+      parts.push(" ", blockButton(message.name, { token: blocker, status, onChange: (on) => on && hideSeat(message.seat) }));
+    }
+    return parts;
+  }
+
+  function hideSeat(seat) {
+    for (const item of list.querySelectorAll(`li[data-seat="${seat}"]`)) item.remove();
   }
 
   form.addEventListener("submit", async (event) => {
@@ -81,23 +67,47 @@ export function setUpMessages({ gameId, token, stopped, mySeat }) {
     }
   });
 
-  async function follow() {
+  // The messages so far are read once; the game's stream (play.js) brings each new one, and after
+  // the stream broke off the ones written meanwhile are read again: no long-poll of its own.
+  let ready = false;
+  let early = [];  // brought by the stream before the first read answered
+
+  async function readSince() {
+    for (;;) {
+      const { data } = await call("GET", `/games/${gameId}/messages?after=${newest}&limit=200`, { token: token() });
+      add(data.messages);
+      if (data.next_after === null) return;
+    }
+  }
+
+  async function start() {
     // Whose messages may be reported is known once the seat's view is read.
     while (mySeat() === null && !stopped()) await new Promise((resolve) => setTimeout(resolve, 200));
-    let backoff = 1000, wait = 0;  // the first read answers at once: the messages so far
+    let backoff = 1000;
     while (!stopped()) {
       try {
-        const { data } = await call("GET", `/games/${gameId}/messages?after=${newest}&limit=200&wait=${wait}`,
-          { token: token() });
-        add(data.messages);
-        wait = data.next_after === null ? WAIT_SECONDS : 0;
-        backoff = 1000;
+        await readSince();
+        break;
       } catch (error) {
         if (error instanceof ApiError && error.code === "invalid-token") return;  // the page says why
-        await new Promise((resolve) => setTimeout(resolve, backoff));
+        await new Promise((resolve) => setTimeout(resolve, Math.max(backoff, 1000 * (error.retryAfter || 0))));
         backoff = Math.min(backoff * 2, 30000);
       }
     }
+    ready = true;
+    add(early);
+    early = [];
   }
-  follow();
+  start();
+
+  return {
+    hideSeat,
+    arrived(message) {  // a `message` event of the game's stream
+      if (ready) add([message]);
+      else early.push(message);
+    },
+    async missed() {  // the stream opened again after a break
+      if (ready) await readSince().catch(() => {});
+    },
+  };
 }

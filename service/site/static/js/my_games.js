@@ -3,6 +3,8 @@
 // and a game that becomes yours calls you as a seat page does (turn_alert.js).
 import { call, describe } from "./api.js";
 import { $, el, timeLeft } from "./dom.js";
+import { signedIn } from "./player.js";
+import { pushSupported, subscribeTo } from "./push.js";
 import { allSeats, forgetSeat } from "./seats.js";
 import { turnsChanged } from "./turn_alert.js";
 
@@ -52,5 +54,26 @@ async function render() {
   $("games").replaceChildren(rows.length ? list : el("p", {}, "No games in this browser yet."));
 }
 
+// Push for every seat here (issue 39), from a click: each anonymous seat with its own token, and the
+// signed-in player's account (which covers its seats, and its games to come).
+function setUpPush() {
+  if (!pushSupported()) return;
+  $("push-all").hidden = false;
+  $("push-all").addEventListener("click", async () => {
+    const player = signedIn();
+    const targets = Object.entries(allSeats()).filter(([, seat]) => seat.token && !seat.player)
+      .map(([gameId, seat]) => ({ path: `/games/${gameId}/push-subscriptions`, token: seat.token }));
+    if (player) targets.push({ path: "/me/push-subscriptions", token: player.token });
+    if (!targets.length) { $("push-result").textContent = "No seat in this browser yet."; return; }
+    try {
+      const answer = await subscribeTo(targets);
+      $("push-result").textContent = answer === "granted"
+        ? "This device will be told of your turns in these games, even with this page closed."
+        : "Notifications are not allowed in this browser.";
+    } catch (error) { $("push-result").textContent = describe(error); }
+  });
+}
+
+setUpPush();
 render();
 setInterval(render, LOOK_MS);

@@ -1,26 +1,31 @@
 // The seat page: /play/<game>, the seat's token from localStorage (or a #token= / #link= fragment,
-// taken out of the address bar at once). Draws each view and waits for the next by long-poll.
+// taken out of the address bar at once). Draws each view: a move's answer, then the game's stream
+// (GET /games/{id}/stream: every view and message, one request held open). A steady player must
+// never meet the rate limit: a move costs its POST and, now and then, a read of the history.
 // At a table of three or four the caller's own board is an ordinary two-player view (table_view.js)
 // drawn by the same code; the table panel (table_panel.js) shows the rest.
-import { ApiError, call, describe } from "./api.js";
-import { $ } from "./dom.js";
+import { ApiError, call, describe, refusal } from "./api.js";
+import { $, el } from "./dom.js";
 import { renderHandEnd } from "./hand_end.js";
 import { renderHistory } from "./history.js";
 import { renderMahjong } from "./mahjong.js";
 import { setUpMessages } from "./messages.js";
+import { blockButton, blockedNames, reportControl } from "./moderation.js";
+import { setUpPlans } from "./plans.js";
 import { openKnockDialog } from "./knock.js";
-import { seatFromPlayer } from "./player.js";
+import { readEvents, seatFromPlayer } from "./player.js";
 import { getSeat, forgetSeat, saveSeat, takeFragment } from "./seats.js";
 import { setUpSettings } from "./settings.js";
-import { setUpExtras } from "./table_extras.js";
+import { setUpExtras } from "./seat_extras.js";
+import { setUpHint } from "./hint_button.js";
 import { renderSheet } from "./sheet.js";
-import { moveButtons, renderHand, renderHeading, renderMiddle, renderOpponent, statusText } from "./table.js";
+import { moveButtons, renderHand, renderHeading, renderMiddle, renderOpponent, statusText } from "./board.js";
 import { renderTableHeading, renderTableInvites, renderTablePanel, renderTableSheet } from "./table_panel.js";
 import { setUpTurnAlerts, turnChanged } from "./turn_alert.js";
 import { boardViewOf, isTable, localRecord, narrateTableEvent, tableNames, tableStatus } from "./table_view.js";
 
 const gameId = document.body.dataset.gameId;
-const WAIT_SECONDS = 25;
+const HISTORY_EVERY_MS = 3000;  // the history is read at most this often (each view does not ask)
 let seat = getSeat(gameId);
 let shown = null;  // the last view answered: a two-seat GameView or a TableView (version, ETag)
 let view = null;  // the two-player view the seat plays on (at a table: its own board; null when it has none)
@@ -28,6 +33,8 @@ let events = [];
 let taken = null;  // the card this seat just took from the pile (it may not discard it this turn)
 let stopped = false;
 let extras = () => {};  // rematch and watch links, set up once the seat is known
+let chat = null;  // the messages: new ones come by the stream
+let hint = null;  // the hint button (hint_button.js), set up once the seat is known
 
 const notice = (text) => { $("notice").textContent = text; };
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -36,7 +43,7 @@ const playerNames = () => (isTable(shown) ? tableNames(shown) : shown.players.ma
 
 function showNoSeat(why) {
   stopped = true;
-  $("table").hidden = true;
+  $("game").hidden = true;
   $("no-seat-why").textContent = why || "";
   $("no-seat").hidden = false;
 }
@@ -65,14 +72,18 @@ function render(next) {
   shown = next;
   view = board;
   remember(commitmentsOf(next));
-  $("table").hidden = false;
-  $("table").dataset.version = String(next.version);  // the ETag's number: lets a test tell a new view from an old
+  $("game").hidden = false;
+  $("game").dataset.version = String(next.version);  // the ETag's number: lets a test tell a new view from an old
   if (isTable(next)) renderTableParts(next);
   else renderTwoSeatParts(next);
+  renderOthers();
   // Before the second seat is taken there is no board to show (no cards, no stock, no hints); after
   // the match, no prompt to discard, and the way on: a new game, or the games kept in this browser.
+  // A finished match shows its result and the way on (the status, the last hand's panel, the
+  // rematch), not a hand, the stock, nor a vacation to take.
   const over = next.status === "finished";
-  $("own-board").hidden = !view || next.status === "waiting_for_opponent";
+  $("own-board").hidden = !view || next.status === "waiting_for_opponent" || over;
+  $("vacation-form").hidden = over;
   for (const prompt of $("hand").querySelectorAll(".hint-line, .hint")) prompt.hidden = over;
   $("next-game").hidden = !over;
   if (view) {
@@ -92,7 +103,7 @@ function render(next) {
     if (again) again.focus();
     else if (focused.startsWith("move-") || focused.startsWith("card-")) ($("moves").querySelector("button") || $("hand-groups").querySelector("button"))?.focus();
   }
-  loadEvents();
+  historySoon();
 }
 
 // The deal commitments seen in a view, by deal number: kept to check each deck when revealed.
@@ -120,6 +131,27 @@ function renderTwoSeatParts(next) {
     renderHandEnd($("hand-end"), next.last_hand, next, playerNames(), (seat.commitments || {})[next.last_hand.hand], closeHandEnd);
   }
   extras(next);
+  if (hint) hint(next);
+}
+
+// The other players, each with Report (a seat's holder, to the operator) and, for a seat held by a
+// signed-in player, Block. Drawn again only when a name changes.
+let othersDrawn = "";
+let blocked = null;  // the names this player blocked, read once
+async function renderOthers() {
+  const mine = shown.seat !== undefined ? shown.seat : null;
+  const others = shown.players.map((p, number) => [number, p.name]).filter(([number, name]) => number !== mine && name);
+  const key = JSON.stringify(others);
+  if (key === othersDrawn) return;
+  othersDrawn = key;
+  if (seat.player && blocked === null) blocked = await blockedNames(seat.token).catch(() => new Set());
+  const status = $("others-status");
+  $("others").replaceChildren(...others.map(([number, name]) => el("li", { dataset: { seat: String(number) } },
+    seat.player ? el("a", { href: `/players/${encodeURIComponent(name)}` }, name) : name, " ",
+    reportControl(`Report ${name}`, { status, send: (reason, details) => call("POST", `/games/${gameId}/reports`, {
+      token: seat.token, body: { seat: number, reason, ...(details ? { details } : {}) } }) }),
+    seat.player && !shown.players[number].level ? [" ", blockButton(name, { token: () => seat.token, status,
+      blocked: blocked.has(name.toLowerCase()), onChange: (on) => on && chat && chat.hideSeat(number) })] : null)));
 }
 
 function renderTableParts(table) {
@@ -197,16 +229,34 @@ function dropCard(card, before) {
 
 // -- moving --------------------------------------------------------------------------------------
 
-async function act(action) {
+// A move refused for the moment (429: the rate limit, 503: the server is busy) is sent again by
+// itself after Retry-After, with the same Idempotency-Key: it is never made twice. Meanwhile
+// other clicks are told to wait, so moves are not sent out of order.
+let retrying = null;  // { until } while a refused move waits to be sent again
+
+async function act(action, again = null) {
+  if (retrying && !again) return notice(`Your last move is sent again in ${Math.max(1, Math.ceil((retrying.until - Date.now()) / 1000))} s.`);
   notice("");
+  const attempt = again || { key: crypto.randomUUID(), version: shown.version };
   try {
     const { data } = await call("POST", `/games/${gameId}/actions`, {
       token: seat.token, body: action,
-      headers: { "If-Match": `"${shown.version}"`, "Idempotency-Key": crypto.randomUUID() },
+      headers: { "If-Match": `"${attempt.version}"`, "Idempotency-Key": attempt.key },
     });
+    retrying = null;
     if (action.type === "draw" && action.from === "discard") taken = view.discard_pile[view.discard_pile.length - 1];
     render(data);
   } catch (error) {
+    if (error.status === 429 || error.status === 503) {
+      const seconds = error.retryAfter || 2;
+      retrying = { until: Date.now() + seconds * 1000 };
+      notice(`The server asked to wait: your move is sent again in ${seconds} s.`);
+      $("notice").dataset.retrying = "true";
+      await sleep(seconds * 1000);
+      delete $("notice").dataset.retrying;
+      return act(action, attempt);
+    }
+    retrying = null;
     notice(describe(error));
     if (error.code === "version-mismatch") refresh();
   }
@@ -261,6 +311,23 @@ $("copy-invite").addEventListener("click", async () => {
 
 let loadingEvents = false;
 let revealedSeen = 0;
+let historyTimer = null;
+let historyReadAt = 0;
+
+// The history is read after a change, but at most once per HISTORY_EVERY_MS: a quick run of moves
+// (one's own, then the opponent's answer) is read in one request.
+function historySoon() {
+  if (historyTimer) return;
+  const wait = Math.max(0, historyReadAt + HISTORY_EVERY_MS - Date.now());
+  historyTimer = setTimeout(async () => {
+    historyReadAt = Date.now();
+    const known = shown.version;
+    await loadEvents();
+    historyTimer = null;
+    if (shown.version !== known) historySoon();  // changed while reading: read what came since
+  }, wait);
+}
+
 async function loadEvents() {
   if (loadingEvents) return;
   loadingEvents = true;
@@ -279,7 +346,7 @@ async function loadEvents() {
     }
     const narrateOne = isTable(shown) ? (e, _, names, next) => narrateTableEvent(e, shown, names, next) : undefined;
     renderHistory($("events"), events, shown, playerNames(), narrateOne);
-  } catch { /* the next view retries */ }
+  } catch { /* the next change reads again */ }
   loadingEvents = false;
 }
 
@@ -288,8 +355,8 @@ async function refresh() {
   render(data);
 }
 
-// The long-poll in flight, and a way to cut a retry's wait short: a phone losing its network
-// should hear it at once, not when a 25 s wait ends, and retry as soon as the network is back.
+// The stream in flight, and a way to cut a retry's wait short: a phone losing its network
+// should hear it at once, and retry as soon as the network is back.
 let inFlight = null;
 let wake = () => {};
 window.addEventListener("offline", () => inFlight && inFlight.abort());
@@ -299,33 +366,52 @@ function pause(ms) {
   return new Promise((resolve) => { wake = resolve; setTimeout(resolve, ms); });
 }
 
+function streamed(event) {
+  if (event.event === "message") return chat && chat.arrived(event);
+  if (event.event !== "view") return;  // rematch_offered: seat_extras.js follows the finished game
+  const { event: _, ...next } = event;
+  if (shown && next.version === shown.version) return;  // a move's own answer, drawn already
+  render(next);
+  if (next.status === "finished") inFlight.abort();  // nothing more to play; the extras watch on
+}
+
 async function waitForChanges() {
   let backoff = 1000;
-  let reachable = true;  // after a failure, ask at once (no wait) to learn that the server is back
-  while (!stopped) {
+  let opened = 0;
+  while (!stopped && !(shown && shown.status === "finished")) {
     inFlight = new AbortController();
     try {
       if (!navigator.onLine) throw new ApiError(0, { detail: "this device is offline", code: "unreachable" });
-      const signal = inFlight.signal;
-      const answer = shown
-        ? await call("GET", `/games/${gameId}?wait=${reachable ? WAIT_SECONDS : 0}`, { token: seat.token, signal, headers: { "If-None-Match": `"${shown.version}"` } })
-        : await call("GET", `/games/${gameId}`, { token: seat.token, signal });
+      const headers = { Accept: "text/event-stream", Authorization: `Bearer ${seat.token}` };
+      if (shown) headers["Last-Event-ID"] = String(shown.version);  // the view shown is not sent again
+      let response;
+      try {
+        response = await fetch(`/games/${gameId}/stream`, { headers, cache: "no-store", credentials: "omit", signal: inFlight.signal });
+      } catch (error) {
+        if (error.name === "AbortError") throw error;
+        throw new ApiError(0, { detail: "the server cannot be reached", code: "unreachable" });
+      }
+      if (response.status === 204) return;  // the match is over and shown: nothing more will come
+      if (!response.ok) throw await refusal(response);
       $("connection").hidden = true;
       backoff = 1000;
-      reachable = true;
-      if (answer.status === 200) render(answer.data);
+      if (opened++ && chat) chat.missed();  // open again after a break: the messages written meanwhile
+      const began = Date.now();
+      await readEvents(response, streamed);
+      if (Date.now() - began < 1000) await pause(1000);  // a stream that ends at once is not asked again at once
     } catch (error) {
+      if (stopped || (shown && shown.status === "finished")) return;
       if (error.code === "invalid-token") {
         forgetSeat(gameId);
         return showNoSeat(seat.player ? "Your player holds no seat in this game (or signed in again with a new token)."
           : "The key this browser held for the seat no longer works (it was revoked).");
       }
       const connection = $("connection");
-      const why = error.name === "AbortError" ? "This device is offline." : describe(error);
-      connection.textContent = `${why} Trying again in ${Math.round(backoff / 1000)} s…`;
+      const why = error.name === "AbortError" || !navigator.onLine ? "This device is offline." : describe(error);
+      const wait = Math.max(backoff, 1000 * (error.retryAfter || 0));
+      connection.textContent = `${why} Trying again in ${Math.round(wait / 1000)} s…`;
       connection.hidden = false;
-      reachable = false;
-      await pause(backoff);
+      await pause(wait);
       backoff = Math.min(backoff * 2, 30000);
     }
   }
@@ -342,8 +428,11 @@ async function start() {
     signedOut: () => { forgetSeat(gameId); showNoSeat("You revoked this browser's key to the seat."); },
   });
   extras = setUpExtras({ gameId, token: () => seat.token });
+  hint = setUpHint({ gameId, token: () => seat.token });
   setUpTurnAlerts();
-  setUpMessages({ gameId, token: () => seat.token, stopped: () => stopped, mySeat: () => (shown ? shown.seat : null) });
+  chat = setUpMessages({ gameId, token: () => seat.token, stopped: () => stopped, mySeat: () => (shown ? shown.seat : null),
+    blocker: seat.player ? () => seat.token : null });
+  setUpPlans({ gameId, token: () => seat.token, render });
   waitForChanges();
 }
 

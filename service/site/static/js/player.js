@@ -47,33 +47,39 @@ export async function followStream(token, { onEvent, onOpen, onClosed, path = "/
       if (!response.ok || !response.body) throw new Error(`the stream answered ${response.status}`);
       delay = 1000;
       if (onOpen) onOpen();
-      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-      let buffer = "", id = null, data = [];
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        buffer += value;
-        let at;
-        while ((at = buffer.indexOf("\n")) >= 0) {
-          const line = buffer.slice(0, at).replace(/\r$/, "");
-          buffer = buffer.slice(at + 1);
-          if (line === "") {
-            if (data.length) {
-              if (id !== null) lastId = id;
-              onEvent(JSON.parse(data.join("\n")));
-            }
-            data = [];
-          } else if (!line.startsWith(":")) {
-            const colon = line.indexOf(":");
-            const field = line.slice(0, colon);
-            const text = line.slice(colon + 1).replace(/^ /, "");
-            if (field === "id") id = Number(text);
-            else if (field === "data") data.push(text);
-          }
-        }
-      }
+      await readEvents(response, (data, id) => {
+        if (id !== null) lastId = id;
+        onEvent(data);
+      });
     } catch { /* broken off: try again below */ }
     await sleep(delay);
     delay = Math.min(delay * 2, 30000);
+  }
+}
+
+// The events of an open text/event-stream answer, each one's data (JSON) and id (null: none
+// given yet) to onEvent, until the stream ends.
+export async function readEvents(response, onEvent) {
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "", id = null, data = [];
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffer += value;
+    let at;
+    while ((at = buffer.indexOf("\n")) >= 0) {
+      const line = buffer.slice(0, at).replace(/\r$/, "");
+      buffer = buffer.slice(at + 1);
+      if (line === "") {
+        if (data.length) onEvent(JSON.parse(data.join("\n")), id);
+        data = [];
+      } else if (!line.startsWith(":")) {
+        const colon = line.indexOf(":");
+        const field = line.slice(0, colon);
+        const text = line.slice(colon + 1).replace(/^ /, "");
+        if (field === "id") id = Number(text);
+        else if (field === "data") data.push(text);
+      }
+    }
   }
 }

@@ -3,14 +3,17 @@
 // both hands after every deal and move (at a table every board's: replay_table.js), the melds at
 // each hand's end, the sheet as it grew.
 import { call, describe } from "./api.js";
+import { playerName } from "./board.js";
 import { cardList, spokenList } from "./cards.js";
 import { $, el } from "./dom.js";
 import { narrate } from "./history.js";
 import { boardParts, eventLines, sheetLines, tableTitle } from "./replay_table.js";
+import { loadReview } from "./replay_review.js";
 import { getSeat, takeFragment } from "./seats.js";
+import { renderSheet } from "./sheet.js";
 
 const gameId = document.body.dataset.gameId;
-let replay = null, at = 0;
+let replay = null, at = 0, marks = null, names = [];
 
 function cardsLine(label, cards) {
   return el("p", {}, `${label}: `, el("span", { class: "cards-text", "aria-label": spokenList(cards) || "none" },
@@ -43,7 +46,7 @@ function draw() {
   $("hand-back").disabled = at === 0;
   $("step-on").disabled = $("hand-on").disabled = at === replay.steps.length - 1;
   if (isTable()) return drawTable();
-  const step = replay.steps[at], names = replay.players;
+  const step = replay.steps[at];
   const watcher = { seat: -1 };  // nobody's own view: every seat is named
   $("position").textContent = `Step ${at + 1} of ${replay.steps.length} · hand ${step.hand}`;
   const lines = step.events.map((event, i) => narrate(event, watcher, names, step.events[i + 1] || null)).filter(Boolean);
@@ -56,6 +59,14 @@ function draw() {
     ` · stock ${step.stock_count}`;
   $("replay-sheet").replaceChildren(...step.sheet.map((line) => el("li", {}, `Hand ${line.hand}: ${line.result}` +
     (line.winner === null || line.winner === undefined ? ", nobody scores" : `, ${names[line.winner]} ${line.points}`))));
+  // The last step: the whole sheet as the seat page shows it, every bonus on its line and the totals.
+  const last = at === replay.steps.length - 1 && replay.result && replay.result.games;
+  $("replay-final").hidden = !last;
+  if (last) {
+    renderSheet($("replay-final"), { seat: null, rules: replay.rules,
+      scores: { games: replay.result.games, sheet: step.sheet, hands_won: replay.result.hands_won } }, names);
+  }
+  if (marks) marks(step.action ? replay.steps.slice(0, at + 1).filter((s) => s.action).length - 1 : -1);
 }
 
 function go(to) {
@@ -76,7 +87,8 @@ async function start() {
   try {
     ({ data: replay } = await call("GET", `/games/${gameId}/replay`, { token: secret }));
   } catch (error) { $("replay-error").textContent = describe(error); return; }
-  const title = isTable() ? tableTitle(replay) : `${replay.players[0]} v ${replay.players[1]}`;
+  names = replay.players.map((player) => playerName(player, `seat ${player.seat + 1}`));
+  const title = isTable() ? tableTitle(replay) : `${names[0]} v ${names[1]}`;
   $("title").textContent = `Replay: ${title}`;
   document.title = `Replay: ${title} · Gin Rummy`;
   if (isTable()) {
@@ -96,6 +108,10 @@ async function start() {
   });
   $("replay").hidden = false;
   go(0);
+  if (!isTable()) {
+    marks = await loadReview(gameId, secret, names);
+    go(at);
+  }
 }
 
 start();

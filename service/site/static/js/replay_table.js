@@ -1,6 +1,7 @@
 // A table's replay (a TableReplay, `kind`: table), one step drawn: every board with both hands,
 // its pile and stock (a partnership's boards side by side, each its own hand), the melds of a
 // board's hand that ended in the step, who sits out, and the sheet as it grew.
+import { playerName } from "./board.js";
 import { cardList } from "./cards.js";
 import { el } from "./dom.js";
 import { narrateTableEvent, resultText, sideName } from "./table_view.js";
@@ -8,11 +9,11 @@ import { narrateTableEvent, resultText, sideName } from "./table_view.js";
 // What table_view.js reads of a TableView, for nobody's own seat: every seat is named.
 function tableOf(replay) {
   return { seat: -1, side: -1, format: replay.format, sides: replay.sides, result: replay.result,
-           players: replay.players.map((name) => ({ name })) };
+           players: replay.players };
 }
 
 function names(replay) {
-  return replay.players.map((name, seat) => name || `seat ${seat + 1}`);
+  return replay.players.map((player) => playerName(player, `seat ${player.seat + 1}`));
 }
 
 export function tableTitle(replay) {

@@ -1,8 +1,10 @@
-// A correspondence player's settings: mail, vacation, claiming on time, resigning, the devices
-// (bearer tokens) that hold the seat, its webhook deliveries, and forgetting the seat in this browser.
+// A correspondence player's settings: mail and push, vacation, claiming on time, resigning, the
+// devices (bearer tokens) that hold the seat, its webhook deliveries, and forgetting the seat in
+// this browser.
 import { call, describe } from "./api.js";
 import { $, el } from "./dom.js";
 import { confirmDialog } from "./knock.js";
+import { pushState, pushSupported, subscribeTo, unsubscribeFrom } from "./push.js";
 import { forgetSeat } from "./seats.js";
 import { setUpWebhookDeliveries } from "./webhooks.js";
 
@@ -12,11 +14,13 @@ export function setUpSettings({ gameId, token, act, signedOut }) {
   call("GET", `/games/${gameId}/contact`, auth()).then(({ data }) => {
     $("contact-email").value = data.email || "";
     $("contact-mode").value = data.mail_mode;
+    $("contact-push").value = data.push_mode;
   }).catch(() => {});
 
   $("contact-form").addEventListener("submit", async (event) => {
     event.preventDefault();
-    const body = { email: $("contact-email").value || null, mail_mode: $("contact-mode").value };
+    const body = { email: $("contact-email").value || null, mail_mode: $("contact-mode").value,
+                   push_mode: $("contact-push").value };
     try {
       await call("PATCH", `/games/${gameId}/contact`, { ...auth(), body });
       $("contact-result").textContent = "Saved.";
@@ -43,8 +47,36 @@ export function setUpSettings({ gameId, token, act, signedOut }) {
       location.assign("/my-games");
     }
   });
+  setUpPush({ gameId, token });
   listTokens({ gameId, token, signedOut });
   setUpWebhookDeliveries({ gameId, token });
+}
+
+// This device told of the seat by Web Push (push.js), from a click: on, or off again.
+function setUpPush({ gameId, token }) {
+  if (!pushSupported()) return;
+  const button = $("push-toggle"), target = () => [{ path: `/games/${gameId}/push-subscriptions`, token: token() }];
+  const show = (on) => {
+    button.hidden = false;
+    button.setAttribute("aria-pressed", String(on));
+    button.textContent = on ? "This device is told of my turns (stop)" : "Tell this device, even with the page closed";
+  };
+  const look = () => pushState(target()[0].path, token()).then((state) => show(state.on)).catch(() => show(false));
+  button.addEventListener("click", async () => {
+    try {
+      if (button.getAttribute("aria-pressed") === "true") {
+        await unsubscribeFrom(target());
+        $("push-result").textContent = "This device is no longer told of this seat.";
+      } else {
+        const answer = await subscribeTo(target());
+        $("push-result").textContent = answer === "granted"
+          ? "This device will be told when it is your turn, even with this page closed."
+          : "Notifications are not allowed in this browser.";
+      }
+    } catch (error) { $("push-result").textContent = describe(error); }
+    look();
+  });
+  look();
 }
 
 export async function listTokens({ gameId, token, signedOut }) {

@@ -1,6 +1,6 @@
 // The seat page's panel for a table of 3, 4, 6 or 8: every seat and what it does, every board in
 // play (public part only: the discard pile, card counts, the stock; never a hand), the scores per
-// side, the score sheet, the invites still to send. The caller's own board is drawn by table.js.
+// side, the score sheet, the invites still to send. The caller's own board is drawn by board.js.
 import { cardList, cardNode, spokenList } from "./cards.js";
 import { $, el } from "./dom.js";
 import { boardLine, sideName, tableNames, tableTitle, who } from "./table_view.js";

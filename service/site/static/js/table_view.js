@@ -3,7 +3,7 @@
 // words (names, sides, who plays whom, status, history). Only what the view holds is shown: a
 // board the caller is not on has its public part only (no hand), as the API sends it.
 import { narrate } from "./history.js";
-import { statusText } from "./table.js";
+import { statusText } from "./board.js";
 
 const PHASES = {
   awaiting_deal: "waiting for the deal", upcard_offer: "to take or pass the upcard", draw: "to draw",
@@ -26,7 +26,7 @@ export function sideName(table, side, names = tableNames(table)) {
   return table.sides[side].map((s) => (s === table.seat ? "you" : names[s])).join(" & ");
 }
 
-// The caller's own board as a two-player view in its local seats 0 and 1 (what table.js, knock.js
+// The caller's own board as a two-player view in its local seats 0 and 1 (what board.js, knock.js
 // and the move handlers read), with the table's envelope; null while sitting out or between rounds.
 export function boardViewOf(table) {
   const mine = table.my_board;
