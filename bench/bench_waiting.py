@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import math
+import multiprocessing
 import os
 import resource
 import shlex
@@ -294,32 +296,33 @@ def scrape(base: str) -> dict:
     return found
 
 
-class Crowd:
-    """N waiters from many addresses (a `share` of streams, the rest long-polls re-polling on 304),
-    on one asyncio loop in a thread: counts held, refused (by status), cut (a stream ended unasked),
-    and each wake-up's moment per game."""
+class CrowdLoop:
+    """Some of a crowd's waiters (`indices` of N) from many addresses (a `share` of streams, the rest
+    long-polls re-polling on 304), on one asyncio loop in a thread: counts held, refused (by
+    status), cut (a stream ended unasked), and each wake-up's moment per game. It runs in a client
+    process of its own (see Crowd), so the mover never shares a GIL with the waiters' loop."""
 
-    def __init__(self, base: str, games: list[dict], count: int, share: float, addresses: int):
+    def __init__(self, base: str, games: list[dict], indices: list[int], share: float, addresses: int):
         self.host, port = base.removeprefix("http://").split(":")
-        self.port, self.games, self.count, self.share, self.addresses = int(port), games, count, share, addresses
+        self.port, self.games, self.indices, self.share, self.addresses = int(port), games, indices, share, addresses
         self.loop = asyncio.new_event_loop()
         threading.Thread(target=self.loop.run_forever, daemon=True).start()
         self.tasks, self.refused, self.cut, self.held, self.closing = [], {}, 0, 0, False
         self.woken: dict[str, list[float]] = {}
 
     def open(self, seconds: float) -> float:
-        """Open all N within about `seconds`; return when each is held or refused (its time taken)."""
+        """Open all of ours within about `seconds`; return when each is held or refused (its time taken)."""
         started = time.perf_counter()
 
         async def open_all():
             self.settled = asyncio.Queue()
-            per_step = max(1, int(self.count / max(seconds, 0.1) / 20))
-            for n in range(self.count):
+            per_step = max(1, int(len(self.indices) / max(seconds, 0.1) / 20))
+            for step, n in enumerate(self.indices):
                 game = self.games[n % len(self.games)]
                 self.tasks.append(asyncio.ensure_future(self.wait(n, game, n % 10 < self.share * 10)))
-                if n % per_step == per_step - 1:
+                if step % per_step == per_step - 1:
                     await asyncio.sleep(0.05)
-            for _ in range(self.count):
+            for _ in self.indices:
                 await self.settled.get()
         asyncio.run_coroutine_threadsafe(open_all(), self.loop).result(900)
         return time.perf_counter() - started
@@ -377,13 +380,6 @@ class Crowd:
             finally:
                 writer.close()
 
-    def until_held(self, timeout: float) -> float:
-        """Seconds until all N are held (a refused one retries after 5 s), at most `timeout`."""
-        started = time.monotonic()
-        while self.held < self.count and time.monotonic() - started < timeout:
-            time.sleep(0.05)
-        return time.monotonic() - started
-
     def close(self):
         self.closing = True
 
@@ -395,19 +391,91 @@ class Crowd:
         self.tasks, self.held, self.closing = [], 0, False
 
 
+def crowd_part(connection, base: str, games: list[dict], indices: list[int], share: float, addresses: int):
+    """A client process: its part of the crowd, driven by commands from the bench over a pipe."""
+    _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    crowd = CrowdLoop(base, games, indices, share, addresses)
+    while True:
+        command, argument = connection.recv()
+        if command == "open":
+            connection.send(crowd.open(argument))
+        elif command == "status":
+            connection.send((crowd.held, dict(crowd.refused), crowd.cut))
+        elif command == "woken":
+            connection.send({game: list(moments) for game, moments in crowd.woken.items()})
+        elif command == "close":
+            crowd.close()
+            connection.send(None)
+            return
+
+
+class Crowd:
+    """N waiters split over `processes` client processes (one process's open files cannot hold
+    20,000 sockets here, and one loop's GIL would slow the mover): waiter n is in part n % processes.
+    time.perf_counter is CLOCK_MONOTONIC, one clock for every process, so wake-up moments compare."""
+
+    def __init__(self, base: str, games: list[dict], count: int, share: float, addresses: int, processes: int):
+        self.count = count
+        context = multiprocessing.get_context("spawn")
+        self.parts = []
+        for part in range(processes):
+            ours, theirs = context.Pipe()
+            process = context.Process(target=crowd_part, daemon=True, args=(
+                theirs, base, games, list(range(part, count, processes)), share, addresses))
+            process.start()
+            self.parts.append((process, ours))
+
+    def ask(self, command: str, argument=None) -> list:
+        for _, connection in self.parts:
+            connection.send((command, argument))
+        return [connection.recv() for _, connection in self.parts]
+
+    def open(self, seconds: float) -> float:
+        return max(self.ask("open", seconds))
+
+    def status(self) -> tuple[int, dict, int]:
+        held, refused, cut = 0, {}, 0
+        for part_held, part_refused, part_cut in self.ask("status"):
+            held, cut = held + part_held, cut + part_cut
+            for reason, times in part_refused.items():
+                refused[reason] = refused.get(reason, 0) + times
+        return held, refused, cut
+
+    def woken(self, game_id: str) -> list[float]:
+        return [moment for part in self.ask("woken") for moment in part.get(game_id, ())]
+
+    def until_held(self, timeout: float) -> float:
+        """Seconds until all N are held (a refused one retries after 5 s), at most `timeout`."""
+        started = time.monotonic()
+        while self.status()[0] < self.count and time.monotonic() - started < timeout:
+            time.sleep(0.1)
+        return time.monotonic() - started
+
+    def close(self):
+        self.ask("close")
+        for process, _ in self.parts:
+            process.join(60)
+
+
 def storm_phase(kind: str, url: str, directory: Path, options) -> None:
     count = options.storm
-    with served(url, directory, 2, f"{kind}-storm", env=STORM_ENV) as (process, base):
+    processes = options.client_processes or math.ceil(count / 8000)
+    # A gevent worker takes at most WORKER_CONNECTIONS (10,000 by default) at once: room for the
+    # crowd however the two workers' accepts fall (an operator sets it the same way).
+    env = {**STORM_ENV, "WORKER_CONNECTIONS": str(max(10000, count * 6 // 10))}
+    print(f"  {kind}: {processes} client process(es); WORKER_CONNECTIONS={env['WORKER_CONNECTIONS']}", flush=True)
+    with served(url, directory, 2, f"{kind}-storm", env=env) as (process, base):
         session = requests.Session()
         games = [new_game(base, session) for _ in range(options.games)]
         mover_games = [new_game(base, session)]
         pids = workers_of(process.pid)
         idle_rss = rss_mb(pids)
         alone = mover(base, options.seconds, options.rate)
-        crowd = Crowd(base, games, count, options.share, options.addresses)
+        crowd = Crowd(base, games, count, options.share, options.addresses, processes)
         took = crowd.open(count / 2000)
-        print(f"  {kind}: opened {count:,} in {took:.1f} s: held {crowd.held:,}, refused {crowd.refused}, "
-              f"cut {crowd.cut}", flush=True)
+        held, refused, cut = crowd.status()
+        print(f"  {kind}: opened {count:,} in {took:.1f} s: held {held:,}, refused {refused}, cut {cut}", flush=True)
         time.sleep(2)
         rss, gauges = rss_mb(pids), scrape(base)
         in_use, samples = [], []
@@ -428,10 +496,10 @@ def storm_phase(kind: str, url: str, directory: Path, options) -> None:
             play_one(base, session, game)
             deadline = time.monotonic() + 5
             expected = sum(1 for n in range(count) if n % len(games) == games.index(game))
-            while len(crowd.woken.get(game["id"], ())) < expected and time.monotonic() < deadline:
+            while len(crowd.woken(game["id"])) < expected and time.monotonic() < deadline:
                 time.sleep(0.01)
-            wake += [moment - sent for moment in crowd.woken.get(game["id"], ())]
-        held, refused, cut = crowd.held, dict(crowd.refused), crowd.cut
+            wake += [moment - sent for moment in crowd.woken(game["id"])]
+        held, refused, cut = crowd.status()
         print(f"  moves p99 {pct(alone, 99) * 1000:.1f} ms alone, {pct(crowded, 99) * 1000:.1f} ms crowded; "
               f"wake-up p99 {pct(wake, 99) * 1000:.1f} ms; RSS {idle_rss:.0f} -> {rss:.0f} MB", flush=True)
         crowd.close()
@@ -445,11 +513,11 @@ def storm_phase(kind: str, url: str, directory: Path, options) -> None:
         storm_moves = []
         moving = threading.Thread(target=lambda: storm_moves.extend(mover(base, options.seconds * 2, options.rate)))
         moving.start()
-        storm = Crowd(base, games, count, options.share, options.addresses)
+        storm = Crowd(base, games, count, options.share, options.addresses, processes)
         served_again = storm.open(5)
         served_again += storm.until_held(30)
         moving.join()
-        storm_refused, storm_cut, storm_held = dict(storm.refused), storm.cut, storm.held
+        storm_held, storm_refused, storm_cut = storm.status()
         storm.close()
         print(f"\n{kind}: {count:,} waiters ({options.share:.0%} streams, {1 - options.share:.0%} long-polls) from "
               f"{options.addresses} loopback addresses, {options.games} games; Procfile web line, 2 gevent workers")
@@ -489,6 +557,8 @@ def main() -> None:
                         help="issue 37's run instead: N waiters from many addresses, then their reconnect storm")
     parser.add_argument("--share", type=float, default=0.8, help="the streams' share of --storm's waiters")
     parser.add_argument("--addresses", type=int, default=200, help="loopback addresses the waiters come from")
+    parser.add_argument("--client-processes", type=int, default=0,
+                        help="client processes holding --storm's waiters (default: one per 8,000)")
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--wake-games", type=int, default=10)
     parser.add_argument("--pg-url", default=os.environ.get("TEST_DATABASE_URL",
