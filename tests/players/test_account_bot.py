@@ -216,7 +216,8 @@ def test_a_slow_decision_in_one_game_does_not_hold_another_games_reply(live_serv
     --think-seconds) while a level-1 game's reply is made and arrives: the two decisions are in
     flight at once, each game's move waits for its own decision only (before the pool: the level-1
     move waited in the stream's thread until the level-5 one was made)."""
-    house = start_house(live_server, tmp_path, house_token_file, "--think-seconds", "8", "--thinkers", "2")
+    # 15 s of thought: the level-1 reply must arrive inside it, on a loaded two-core machine too.
+    house = start_house(live_server, tmp_path, house_token_file, "--think-seconds", "15", "--thinkers", "2")
     try:
         ann, bea = (requests.post(f"{live_server}/players", json={"name": name}, timeout=10).json()["token"]
                     for name in ("PoolAnn", "PoolBea"))
@@ -228,12 +229,15 @@ def test_a_slow_decision_in_one_game_does_not_hold_another_games_reply(live_serv
         thinking = move(live_server, deep, ann, ann_view)
         time.sleep(1.0)  # the bot reads Ann's move from its stream and begins the level-5 decision
         waiting = move(live_server, quick, bea, bea_view)
+        deadline = time.monotonic() + 60
         while version_of(live_server, quick, bea) == waiting:  # the level-1 game's reply arrives ...
             assert house.poll() is None, (tmp_path / "house.log").read_text()
+            assert time.monotonic() < deadline, "the level-1 reply never came"
             time.sleep(0.02)
         assert version_of(live_server, deep, ann) == thinking  # ... while the level-5 game's is still thought
         while version_of(live_server, deep, ann) == thinking:  # and then that one comes too
             assert house.poll() is None, (tmp_path / "house.log").read_text()
+            assert time.monotonic() < deadline, "the level-5 reply never came"
             time.sleep(0.05)
     finally:
         lines = stop_house(house, tmp_path)
