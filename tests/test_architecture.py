@@ -155,3 +155,32 @@ def test_the_architecture_page_names_no_module_that_is_not_there():
 def test_the_page_check_finds_a_module_left_unnamed():
     paragraph = "**`service/x/`: a package.** Its routes (`routes.py`) and `models.py`; schemas.py bare."
     assert named_modules(paragraph) == {"routes.py", "models.py"}
+
+
+@pytest.mark.parametrize("path", [p for p in sorted(CLIENT.glob("*.py")) + sorted((CLIENT / "bots").glob("*.py"))
+                                  if p.name not in ("__init__.py", "__main__.py")],
+                         ids=lambda path: str(path.relative_to(CLIENT.parent)))
+def test_every_module_of_the_client_and_its_bots_is_named_in_the_packages_map(path):
+    """gin_client/__init__.py is the client's map: a module of its root or of bots/ added without
+    a word there fails (cli/'s modules are its commands, named by main.py)."""
+    assert path.name in (CLIENT / "__init__.py").read_text(encoding="utf-8"), \
+        f"client/gin_client/__init__.py does not name {path.name}: say what it holds"
+
+
+def source_paths_in(text: str) -> set[str]:
+    return set(re.findall(r"(?<![\w/])((?:service|client|tests|bench)/[\w/.-]+\.py)(?!\w)", text))
+
+
+def test_every_source_file_the_docs_name_is_there():
+    """A module moved into a sub-package (notify's rooms) does not live on under its old path in
+    the README or docs/ (bench/README.md is a record of what was measured then, so it may)."""
+    root = SERVICE.parent
+    pages = [root / "README.md", *sorted((root / "docs").glob("*.md"))]
+    stale = {(page.name, path) for page in pages for path in source_paths_in(page.read_text(encoding="utf-8"))
+             if not (root / path).is_file()}
+    assert stale == set()
+
+
+def test_the_docs_path_check_finds_a_moved_module():
+    assert source_paths_in("see `service/notify/wording.py` and service/x.py; not bench/y.pyc") == \
+        {"service/notify/wording.py", "service/x.py"}

@@ -21,6 +21,7 @@ from ..core.proxies import TrustedProxyFix
 from ..core.web import BEARER_SCHEME, App, no_store_when_private, untyped_when_empty
 from ..games.action_schemas import ACTION_TYPES
 from ..games.codes import CLOCK_CODES, MESSAGE_CODES, REPLAY_CODES
+from ..notify.channels import registered as registered_channels
 from ..notify.codes import MAIL_CODES, WEBHOOK_CODES
 from ..players.codes import PLAYER_CODES
 from ..series.codes import SERIES_CODES
@@ -34,9 +35,9 @@ register_codes({**MAIL_CODES, **WEBHOOK_CODES, **PLAYER_CODES, **SERIES_CODES, *
                 **TOURNAMENT_CODES, **COACH_CODES,
                 **HINT_CODES})
 # The label values each feature counts with, made at zero with every app (core/metrics.py):
-# tests/ops/test_metrics.py finds every value the code counts with among them.
+# tests/ops/test_metrics.py finds every value the code counts with among them. The channels'
+# labels come from notify's registry (notify/channels.py), once notify.init_app has filled it.
 WAITING_KINDS = ("long-poll", "stream", "player-stream")
-CHANNELS = ("mail", "webhook", "push")
 INBOUND_OUTCOMES = ("played", "confirmed", "duplicate", "ignored", "stopped", "unsubscribed",
                     "unknown-address", "wrong-sender", "failed")
 WAKEUP_TRANSPORTS = ("postgresql", "redis")
@@ -97,7 +98,8 @@ def create_app(config_overrides: dict | None = None):
     site.init_app(app)  # the pages people play on, and every answer's security headers
     admin.init_app(app)  # `flask admin`: suspend, rename, export and erase; suspended seats closed
     init_limits(app)  # RATELIMIT_* settings; see core/limits.py
-    metrics.start_at_zero(moves=ACTION_TYPES, waiting=WAITING_KINDS, channels=CHANNELS, inbound=INBOUND_OUTCOMES,
+    metrics.start_at_zero(moves=ACTION_TYPES, waiting=WAITING_KINDS, inbound=INBOUND_OUTCOMES,
+                          channels=tuple(channel.metrics_label for channel in registered_channels()),
                           transports=WAKEUP_TRANSPORTS)
     metrics.scraped.register(("gin_ready", "1 when the process answering the scrape is ready (GET /ready), else 0",
                               readiness.as_gauge))

@@ -9,7 +9,7 @@
 A plan is the draw (`draw stock`, `take`, `take 7H`, `take 3`, `pass`, or nothing when the card is
 drawn already), then Mahjong gin's table moves (`meld 5H 6H 7H`, `add 6H to 2`), then the discard
 rules (plan_rules.py) tried in order, each after the first joined by `else`. The words are the mail
-commands' (service/notify/commands.py), on one line separated by commas or semicolons, or on
+commands' (service/notify/inbound/commands.py), on one line separated by commas or semicolons, or on
 several lines. A plan that does not say one thing is refused here, whatever the match:
 `ambiguous-plan`; unreadable words are `invalid-plan`. Whether it can be played now is
 plan_settle.py's to judge.
