@@ -48,8 +48,8 @@ def with_email(client, game: dict, seat: int = 0) -> dict:
     return game
 
 
-def between_players(client) -> dict:
-    ann, bob = new_player(client, "Ann"), new_player(client, "Bob")
+def between_players(client, names=("Ann", "Bob")) -> dict:
+    ann, bob = (new_player(client, name) for name in names)
     return accepted_game(client, ann, bob)
 
 
@@ -142,3 +142,30 @@ def _get(client, table, seat):
     response = client.get(f"/games/{table['id']}", headers=auth(table["tokens"][seat]))
     assert response.status_code == 200
     return response.get_json()
+
+
+def test_a_move_that_sets_off_a_seats_standing_orders_costs_what_the_move_alone_does(client, app):
+    """Issue 39's orders play in the move that gives the seat its turn, in its one read and its
+    writes: Bob's discard with Ann's ordered draw in it runs no more statements than a discard in
+    a game without orders (7 on SQLite, 5 on PostgreSQL when written), where a draw of its own
+    would run a whole move's more."""
+    plain = plain_counts(client, app, between_players(client), 40)
+    game = between_players(client, ("Cal", "Dee"))
+    response = client.put(f"/games/{game['id']}/orders", json={"orders": "take the pile's top if it melds, else draw stock"},
+                          headers=auth(game["tokens"][0]))
+    assert response.status_code == 200, response.get_json()
+    ordered = []
+    for _ in range(60):
+        seat, mine = mover(client, game)
+        if mine["status"] == "finished" or len(ordered) >= 5:
+            break
+        action = choose(mine)
+        with counting(app) as statements:
+            answer = act(client, game, seat, action)
+        assert answer.status_code == 200, answer.get_json()
+        after = answer.get_json()
+        if seat == 1 and action["type"] == "discard" and after["hand_number"] == mine["hand_number"] \
+                and after["phase"] == "discard":  # Ann's order drew in Bob's move: she is to discard
+            ordered.append(len(statements))
+    assert ordered, "the orders never drew"
+    assert max(ordered) <= plain["discard"], (plain, ordered)
