@@ -231,6 +231,23 @@ def test_the_house_bot_entered_at_a_level_plays_at_it_and_an_unrated_tournament_
         assert client.get(f"/players/{p['name']}").get_json()["rating"]["games"] == 0
 
 
+def test_a_rated_round_robin_moves_each_players_rating_once_a_match(app, client):
+    """Rated is the default: each match of the tournament moves both players' ratings as a rated
+    challenge's would, once (a round robin of three: two matches each)."""
+    entrants = players(client, ["Ann", "Bob", "Cid"])
+    before = {p["name"]: client.get(f"/players/{p['name']}").get_json()["rating"] for p in entrants}
+    t = make(client, entrants[0], format="round_robin", min_entrants=3)
+    assert t["rated"] is True
+    enter_all(client, t, entrants)
+    t = play_out(client, post(client, t["tournament_id"], "start", entrants[0])["tournament_id"],
+                 {p["name"]: p["token"] for p in entrants})
+    assert t["status"] == "finished"
+    for p in entrants:
+        after = client.get(f"/players/{p['name']}").get_json()["rating"]
+        assert before[p["name"]]["games"] == 0 and after["games"] == 2, (p["name"], after)
+        assert after != before[p["name"]], p["name"]
+
+
 def test_a_withdrawal_from_a_swiss_leaves_the_player_unpaired_and_from_a_knockout_sends_the_opponent_through(
         app, client):
     entrants = players(client, ["Ann", "Bob", "Cid", "Dee"])
