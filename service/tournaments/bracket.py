@@ -6,7 +6,8 @@ meet only in the final, seeds 1-4 only in the semi-finals, and so on (the standa
 order for 2P slots puts beside each seed s of the order for P its partner 2P + 1 - s). A seed whose
 partner would be above n has a bye: P - n byes, to seeds 1..P-n. Each later round pairs the winners
 of slots 2k and 2k+1 of the round before; a slot with no winner (both players lost: a double
-loss) gives its neighbour a walkover. Pure: no Flask, no database.
+loss) gives its neighbour a walkover. `layout` is the whole bracket as data, every round's slots
+(the later ones filled as winners are known), as the API shows it. Pure: no Flask, no database.
 """
 from __future__ import annotations
 
@@ -54,3 +55,31 @@ def winners_of(slots: list[tuple], results: dict) -> list:
     """The winners of a round's slots: a bye's or walkover's player; else results[(a, b)], which is
     the winner (None: a double loss, nobody goes through)."""
     return [a if b is None else results[(a, b)] for a, b in slots]
+
+
+def round_name(number: int, rounds: int) -> str:
+    return {0: "Final", 1: "Semi-finals", 2: "Quarter-finals"}.get(rounds - number, f"Round {number}")
+
+
+def layout(rounds: int, played: dict[tuple[int, int], tuple]) -> list[list[dict]]:
+    """Every round's slots in bracket order. `played` holds the slots paired so far, by (round,
+    board): (first, second, winner, decided). A slot not paired yet shows the winners of the two
+    slots that feed it (None while undecided); `fed_by` names their boards in the round before."""
+    layout_rounds: list[list[dict]] = []
+    for number in range(1, rounds + 1):
+        slots = []
+        for board in range(1, (1 << (rounds - number)) + 1):
+            fed_by = [2 * board - 1, 2 * board] if number > 1 else None
+            if (number, board) in played:
+                first, second, won, decided = played[(number, board)]
+            elif fed_by:
+                before = layout_rounds[-1]
+                first, second = before[fed_by[0] - 1]["winner"], before[fed_by[1] - 1]["winner"]
+                won, decided = None, False
+            else:
+                first = second = won = None
+                decided = False
+            slots.append({"board": board, "first": first, "second": second, "fed_by": fed_by,
+                          "winner": won, "decided": decided})
+        layout_rounds.append(slots)
+    return layout_rounds

@@ -16,8 +16,8 @@ from ..games.models import Game
 from ..players import watching
 from ..players.models import Player
 from ..series.models import SeriesGame
-from . import rounds, standings
-from .formats import ROUND_ROBIN
+from . import bracket, rounds, standings
+from .formats import KNOCKOUT, ROUND_ROBIN
 from .models import Entrant, Invitation, Pairing, PairingGame, Round, Tournament
 
 
@@ -149,6 +149,21 @@ def crosstable(t: Tournament, entrants: list[Entrant], pairings: list[Pairing], 
          "games": ids.get((e.player_id, x.round), [])} for x in by_player[e.player_id]]} for e in entrants]
 
 
+def knockout_bracket(t: Tournament, entrants: list[Entrant], pairings: list[Pairing], names: dict) -> dict | None:
+    """A started knockout's whole bracket (bracket.layout) with names and seeds; None otherwise."""
+    if t.format != KNOCKOUT or not t.rounds:
+        return None
+    played = {(p.round, p.board): (p.first_id, p.second_id, rounds.winner(p) if p.decided_at else None,
+                                   p.decided_at is not None) for p in pairings}
+    seeds = {e.player_id: e.seed for e in entrants}
+    return {"size": bracket.size(len(entrants)), "rounds": [
+        {"round": number, "name": bracket.round_name(number, t.rounds), "slots": [
+            {**slot, "first": names.get(slot["first"]), "second": names.get(slot["second"]),
+             "first_seed": seeds.get(slot["first"]), "second_seed": seeds.get(slot["second"]),
+             "winner": names.get(slot["winner"])} for slot in slots]}
+        for number, slots in enumerate(bracket.layout(t.rounds, played), start=1)]}
+
+
 def describe(t: Tournament) -> dict:
     entrants = rounds.entrants_of(t)
     pairings = rounds.pairings_of(t)
@@ -177,7 +192,8 @@ def describe(t: Tournament) -> dict:
             "standings": [{"place": row["place"], "player": names.get(row["id"]), "score": row["score"],
                            "tie_breaks": row["tie_breaks"], **{k: row[k] for k in ("played", "won", "drawn", "lost",
                                                                                    "byes")}} for row in table],
-            "crosstable": crosstable(t, entrants, pairings, names, games) if table else []}
+            "crosstable": crosstable(t, entrants, pairings, names, games) if table else [],
+            "bracket": knockout_bracket(t, entrants, pairings, names)}
 
 
 def of_player(player: Player) -> list[dict]:

@@ -34,11 +34,43 @@ TOURNAMENT_EXAMPLE = {
     "standings": [{"place": 1, "player": "Ann", "score": 1.0, "tie_breaks": _TIE, "played": 1, "won": 1, "drawn": 0,
                    "lost": 0, "byes": 0}],
     "crosstable": [{"player": "Ann", "rounds": [{"round": 1, "opponent": "Bob", "outcome": "won", "score": 1.0,
-                                                 "points_for": 131, "points_against": 35, "games": [_GAME]}]}]}
+                                                 "points_for": 131, "points_against": 35, "games": [_GAME]}]}],
+    "bracket": None}
 OPEN_EXAMPLE = {**_SUMMARY, "status": "open", "rounds": 3, "current_round": 0, "round_deadline_at": None,
                 "started_at": None, "invited": [],
                 "entrants": [{**e, "seed": None, "rating": None} for e in _ENTRANTS],
-                "rounds_played": [], "standings": [], "crosstable": []}
+                "rounds_played": [], "standings": [], "crosstable": [], "bracket": None}
+_SLOT = {"first_seed": None, "second_seed": None, "fed_by": None, "winner": None, "decided": False}
+KNOCKOUT_EXAMPLE = {
+    **TOURNAMENT_EXAMPLE, "name": "Spring Knockout", "format": "knockout", "rounds": 2,
+    "tie_breaks": ["gin_points", "wins", "rating"],
+    "rounds_played": [
+        {**TOURNAMENT_EXAMPLE["rounds_played"][0], "paired_from": None, "pairings": [
+            {"board": 1, "first": "Ann", "second": None, "series_id": None, "games": [],
+             "result": {"first": 1.0, "second": None, "played": False, "points": None}},
+            {"board": 2, "first": "House", "second": "Bob", "series_id": None, "games": [_LINK],
+             "result": {"first": 1.0, "second": 0.0, "played": True, "points": [104, 62]}}]}],
+    "standings": [
+        {"place": 1, "player": "House", "score": 1.0, "tie_breaks": {"gin_points": 42, "wins": 1, "rating": 1650.0},
+         "played": 1, "won": 1, "drawn": 0, "lost": 0, "byes": 0},
+        {"place": 2, "player": "Ann", "score": 1.0, "tie_breaks": {"gin_points": 0, "wins": 0, "rating": 1712.4},
+         "played": 0, "won": 0, "drawn": 0, "lost": 0, "byes": 1},
+        {"place": 3, "player": "Bob", "score": 0.0, "tie_breaks": {"gin_points": -42, "wins": 0, "rating": 1500.0},
+         "played": 1, "won": 0, "drawn": 0, "lost": 1, "byes": 0}],
+    "crosstable": [
+        {"player": "Ann", "rounds": [{"round": 1, "opponent": None, "outcome": "bye", "score": 1.0, "points_for": 0,
+                                      "points_against": 0, "games": []}]},
+        {"player": "House", "rounds": [{"round": 1, "opponent": "Bob", "outcome": "won", "score": 1.0,
+                                        "points_for": 104, "points_against": 62, "games": [_GAME]}]},
+        {"player": "Bob", "rounds": [{"round": 1, "opponent": "House", "outcome": "lost", "score": 0.0,
+                                      "points_for": 62, "points_against": 104, "games": [_GAME]}]}],
+    "bracket": {"size": 4, "rounds": [
+        {"round": 1, "name": "Semi-finals", "slots": [
+            {**_SLOT, "board": 1, "first": "Ann", "second": None, "first_seed": 1, "winner": "Ann", "decided": True},
+            {**_SLOT, "board": 2, "first": "House", "second": "Bob", "first_seed": 2, "second_seed": 3,
+             "winner": "House", "decided": True}]},
+        {"round": 2, "name": "Final", "slots": [
+            {**_SLOT, "board": 1, "first": "Ann", "second": "House", "fed_by": [1, 2]}]}]}}
 LISTING_EXAMPLE = {"tournaments": [_SUMMARY], "next_offset": None}
 PLAYER_TOURNAMENTS_EXAMPLE = {"tournaments": [
     {"tournament_id": "tR7q0tq4s8m1PZk2w9lX3A", "name": "Winter Swiss", "format": "swiss", "status": "finished",

@@ -10,7 +10,7 @@ from ..games import deadlines, store
 from ..players import accounts
 from ..rules import Rules
 from . import describe, entry
-from .examples import LISTING_EXAMPLE, OPEN_EXAMPLE, PLAYER_TOURNAMENTS_EXAMPLE, TOURNAMENT_EXAMPLE
+from .examples import KNOCKOUT_EXAMPLE, LISTING_EXAMPLE, OPEN_EXAMPLE, PLAYER_TOURNAMENTS_EXAMPLE, TOURNAMENT_EXAMPLE
 from .schemas import (
     HouseBotEntrySchema,
     ListingSchema,
@@ -64,7 +64,10 @@ def list_tournaments(query):
 
 @tournament_routes.route("/tournaments/<tournament_id>", methods=["GET"])
 @tournament_routes.doc(operationId="getTournament")
-@tournament_routes.response(200, TournamentSchema, example=TOURNAMENT_EXAMPLE)
+@tournament_routes.response(200, TournamentSchema, examples={
+    "swiss": {"summary": "A Swiss in its second round", "value": TOURNAMENT_EXAMPLE},
+    "knockout": {"summary": "A knockout of three: a bye, a semi-final played, the final to play",
+                 "value": KNOCKOUT_EXAMPLE}})
 @problems(tournament_routes, "tournament-not-found")
 def get_tournament(tournament_id):
     """The tournament: entrants, every round's pairings (a Swiss's with the standings they were made

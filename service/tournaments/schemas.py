@@ -191,12 +191,39 @@ class CrossRowSchema(ma.Schema):
     rounds = f.List(f.Nested(CrossRoundSchema), required=True)
 
 
+class BracketSlotSchema(ma.Schema):
+    board = f.Integer(required=True, **doc("The slot's place in its round, in bracket order (the pairing's board)"))
+    first = f.String(required=True, allow_none=True, **doc("Null while the slot feeding it is undecided"))
+    second = f.String(required=True, allow_none=True, **doc(
+        "Null: a bye or walkover for `first` once decided, or the slot feeding it undecided"))
+    first_seed = f.Integer(required=True, allow_none=True)
+    second_seed = f.Integer(required=True, allow_none=True)
+    fed_by = f.List(f.Integer(), required=True, allow_none=True, **doc(
+        "The boards of the round before whose winners meet here; null in the first round"))
+    winner = f.String(required=True, allow_none=True, **doc("Once decided; null after a double loss"))
+    decided = f.Boolean(required=True)
+
+
+class BracketRoundSchema(ma.Schema):
+    round = f.Integer(required=True)
+    name = f.String(required=True, **doc("Final, Semi-finals, Quarter-finals or Round N"))
+    slots = f.List(f.Nested(BracketSlotSchema), required=True)
+
+
+class BracketSchema(ma.Schema):
+    size = f.Integer(required=True, **doc("The smallest power of two at least the entrants: its byes are the difference"))
+    rounds = f.List(f.Nested(BracketRoundSchema), required=True)
+
+
 class TournamentSchema(SummarySchema):
     invited = f.List(f.String(), required=True)
     entrants = f.List(f.Nested(EntrantSchema), required=True)
     rounds_played = f.List(f.Nested(RoundSchema), required=True)
     standings = f.List(f.Nested(StandingSchema), required=True, **doc("Best first; empty before the start"))
     crosstable = f.List(f.Nested(CrossRowSchema), required=True)
+    bracket = f.Nested(BracketSchema, required=True, allow_none=True, **doc(
+        "A started knockout's whole bracket, seeded by rating (byes to the top seeds): every round's slots, "
+        "the later ones filled as winners are known; null for other formats and before the start"))
 
 
 class PlayerTournamentSchema(ma.Schema):

@@ -84,3 +84,26 @@ def test_a_double_loss_gives_the_next_opponent_a_walkover():
     assert winners == [None, 3]
     assert bracket.next_round(winners) == [(3, None)]
     assert bracket.winners_of([(3, None)], {}) == [3]
+
+
+def test_the_bracket_as_data_fills_each_later_slot_from_the_two_that_feed_it():
+    """Six entrants: a bracket of 8, 3 rounds. With round 1 paired (byes to seeds 1 and 2) and one
+    of its matches decided, round 2 shows who is known to be there and the final nobody yet."""
+    first = bracket.first_round(6)  # (1, None), (4, 5), (2, None), (3, 6)
+    played = {(1, board): (a, b, a if b is None else None, b is None) for board, (a, b) in enumerate(first, 1)}
+    played[(1, 2)] = (4, 5, 5, True)  # seed 5 beat seed 4
+    layout = bracket.layout(3, played)
+    assert [len(r) for r in layout] == [4, 2, 1]
+    assert [(s["first"], s["second"], s["winner"]) for s in layout[0]] == [(1, None, 1), (4, 5, 5), (2, None, 2),
+                                                                          (3, 6, None)]
+    assert [(s["first"], s["second"], s["fed_by"]) for s in layout[1]] == [(1, 5, [1, 2]), (2, None, [3, 4])]
+    assert [(s["first"], s["second"], s["decided"]) for s in layout[2]] == [(None, None, False)]
+    assert [bracket.round_name(n, 3) for n in (1, 2, 3)] == ["Quarter-finals", "Semi-finals", "Final"]
+    assert bracket.round_name(1, 5) == "Round 1"
+
+
+def test_a_paired_slot_is_shown_as_paired_a_walkover_included():
+    """Once a round is paired its stored slots stand, a walkover after a double loss among them."""
+    played = {(1, 1): (1, 4, None, True), (1, 2): (2, 3, 3, True), (2, 1): (3, None, 3, True)}
+    final = bracket.layout(2, played)[1][0]
+    assert (final["first"], final["second"], final["winner"], final["decided"]) == (3, None, 3, True)

@@ -122,6 +122,9 @@ def test_a_knockout_of_eight_with_best_of_three_series(app, client):
     enter_all(client, t, entrants)
     t = post(client, t["tournament_id"], "start", entrants[0])
     assert t["rounds"] == 3 and len(t["rounds_played"][0]["pairings"]) == 4
+    # Started: the whole bracket is there, its later rounds waiting for winners.
+    assert [[(s["first"], s["second"]) for s in r["slots"]] for r in t["bracket"]["rounds"][1:]] == [
+        [(None, None), (None, None)], [(None, None)]]
     assert all(p["series_id"] for p in t["rounds_played"][0]["pairings"])
     seeds = {e["name"]: e["seed"] for e in t["entrants"]}
     assert [(seeds[p["first"]], seeds[p["second"]]) for p in t["rounds_played"][0]["pairings"]] == [
@@ -145,6 +148,15 @@ def test_a_knockout_of_eight_with_best_of_three_series(app, client):
     kinds = [e["type"] for e in events_of(app, entrants[0]) if e["type"] in ("tournament_started", "round_started",
                                                                              "tournament_over")]
     assert kinds[0] == "tournament_started" and kinds[-1] == "tournament_over"
+    # The bracket as data agrees with every pairing played, and its final's winner is the champion.
+    assert t["bracket"]["size"] == 8 and [r["name"] for r in t["bracket"]["rounds"]] == [
+        "Quarter-finals", "Semi-finals", "Final"]
+    for played, drawn in zip(t["rounds_played"], t["bracket"]["rounds"]):
+        assert [(p["board"], p["first"], p["second"]) for p in played["pairings"]] == \
+            [(s["board"], s["first"], s["second"]) for s in drawn["slots"]]
+        assert all(s["decided"] for s in drawn["slots"])
+    assert t["bracket"]["rounds"][2]["slots"][0]["winner"] == champion
+    assert [s["fed_by"] for s in t["bracket"]["rounds"][1]["slots"]] == [[1, 2], [3, 4]]
 
 
 def test_a_round_started_by_its_deadline_with_one_game_unmoved_and_one_on_the_clock(app, client):

@@ -84,3 +84,30 @@ def test_the_tournament_pages_are_axe_clean(site, new_context, viewport):
                                          for v in violations)
         assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
     assert api(site, "GET", "/tournaments")["tournaments"], "the API still answers JSON at the page's address"
+
+
+def test_a_knockouts_page_draws_its_bracket_and_stays_axe_clean_at_360_px(site, new_context):
+    from axe_playwright_python.sync_playwright import Axe
+    suffix = uuid.uuid4().hex[:6]
+    tokens = {name: api(site, "POST", "/players", body={"name": f"{name}{suffix}"})["token"]
+              for name in ("Kay", "Lou", "Mo")}
+    made = api(site, "POST", "/tournaments", tokens["Kay"], {"name": f"Knock {suffix}", "format": "knockout",
+                                                             "min_entrants": 3})
+    for token in tokens.values():
+        api(site, "POST", f"/tournaments/{made['tournament_id']}/join", token)
+    t = api(site, "POST", f"/tournaments/{made['tournament_id']}/start", tokens["Kay"])
+    [semi, final] = t["bracket"]["rounds"]
+    top = semi["slots"][0]["first"]  # seed 1: the bye
+    page = new_context(PHONE).new_page()
+    page.goto(f"{site.base_url}/tournaments/{made['tournament_id']}")
+    wait_until(lambda: page.locator("#bracket section").count() == 2, "the bracket's two rounds")
+    assert [h.inner_text() for h in page.locator("#bracket h3").all()] == ["Semi-finals", "Final"]
+    semis = page.locator("#bracket section").first.locator("li").all_inner_texts()
+    assert semis[0] == f"{top} (1) v a bye → {top}", semis
+    assert "→" not in semis[1], semis  # the other semi-final is being played
+    assert page.locator("#bracket section").nth(1).locator("li").inner_text() == \
+        f"{top} (1) v the winner of match 2", final
+    violations = Axe().run(page, options=WCAG).response["violations"]
+    assert not violations, "\n".join(f"{v['id']}: {v['help']} {[n['target'] for n in v['nodes'][:4]]}"
+                                     for v in violations)
+    assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")

@@ -103,6 +103,22 @@ function rounds(t) {
     el("ul", { class: "game-list" }, r.pairings.map((p) => pairingItem(p, me))))));
 }
 
+// A knockout's whole bracket, round by round: each slot's two players with their seeds (or who
+// is still to come), and who went through.
+function bracket(t) {
+  $("bracket-section").hidden = !t.bracket;
+  if (!t.bracket) return;
+  const who = (name, seed, from) => (name ? `${name}${seed ? ` (${seed})` : ""}` : from);
+  $("bracket").replaceChildren(...t.bracket.rounds.map((r) => el("section", { class: "panel" },
+    el("h3", {}, r.name),
+    el("ol", { class: "game-list" }, r.slots.map((s) => {
+      const from = (i) => (s.fed_by ? `the winner of match ${s.fed_by[i]}` : "–");
+      const second = s.second || (s.decided || !s.fed_by ? "a bye" : from(1));
+      const outcome = s.decided ? (s.winner ? ` → ${s.winner}` : " → nobody (both lost)") : "";
+      return el("li", {}, `${who(s.first, s.first_seed, from(0))} v ${s.second ? who(s.second, s.second_seed) : second}${outcome}`);
+    })))));
+}
+
 async function load() {
   const { data: t } = await call("GET", `/tournaments/${encodeURIComponent(id)}`);
   document.title = `${t.name} · Gin Rummy`;
@@ -113,6 +129,7 @@ async function load() {
   you(t);
   standings(t);
   crosstable(t);
+  bracket(t);
   rounds(t);
 }
 
