@@ -1,5 +1,6 @@
 """A Swiss of twelve bots through the running service (gunicorn, as the Procfile runs it): eleven
-reference bots and the house bot entered by the organizer at level 2, each the real account bot
+reference bots (knocking at any deadwood the rules allow, or only at 4, 7 or 10 or less) and the
+house bot entered by the organizer at level 2, each the real account bot
 (gin_client.bots.account, `gin-bot`) playing from its own stream, from entry to the final standings, which are
 recomputed here from the games' public views (every tournament game opens with the watch key the
 tournament gives); each entrant's stream told it the start, every round with its game, and its place."""
@@ -61,8 +62,8 @@ def test_a_swiss_of_twelve_bots_from_entry_to_final_standings(tmp_path):
         entered = requests.post(f"{base}/tournaments/{tid}/house-bot", json={"level": 2}, headers=bearer(organizer),
                                 timeout=10)
         assert entered.status_code == 200 and entered.json()["entrants_count"] == 12
-        for token in tokens.values():
-            bot = AccountBot(base, token, max_games=5)
+        for n, token in enumerate(tokens.values()):  # the reference bot, knocking at four thresholds
+            bot = AccountBot(base, token, max_games=5, knock_at=(None, 4, 7, 10)[n % 4])
             bots.append(bot)
             threading.Thread(target=bot.run, daemon=True).start()
         started = requests.post(f"{base}/tournaments/{tid}/start", headers=bearer(organizer), timeout=60)
