@@ -126,3 +126,33 @@ def test_a_push_shows_the_turn_and_a_click_opens_the_seat(site, new_context):
         wait_until(lambda: "Your turn" in games_page.locator("#status").inner_text(), "its turn shown")
     finally:
         service.stop()
+
+
+def test_the_settings_list_the_seats_pushes_as_the_push_service_answered(site, new_context):
+    """The seat page's settings list its pushes (GET /games/{id}/push-deliveries) beside its webhook
+    calls: what was pushed, to which push service, and its answer; a gone browser's 410 too."""
+    service = PushService()
+    try:
+        game_id, tokens = two_seats(site)
+        first = api(site, "GET", f"/games/{game_id}", tokens[0])["to_move"]
+        waiting = 1 - first
+        phone, old_phone = service.browser(), service.browser()
+        for browser in (phone, old_phone):
+            api(site, "POST", f"/games/{game_id}/push-subscriptions", tokens[waiting], browser.subscription())
+        service.gone.add(old_phone.endpoint)
+        page = new_context(DESKTOP).new_page()
+        page.goto(f"{site.base_url}/play/{game_id}#token={tokens[waiting]}")
+        wait_until(lambda: page.locator("#pushes-none").is_visible(), "no pushes yet")
+        while api(site, "GET", f"/games/{game_id}", tokens[first])["to_move"] == first:
+            api(site, "POST", f"/games/{game_id}/actions", tokens[first],
+                choose(api(site, "GET", f"/games/{game_id}", tokens[first])))
+        site.deliver()
+        page.locator("#pushes-refresh").click()
+        listed = wait_until(lambda: page.locator("#push-deliveries li").count() == 2
+                            and page.locator("#push-deliveries").inner_text(), "the two pushes")
+        assert listed.count(" to 127.0.0.1, ") == 2, listed
+        assert "sent, 1 try, HTTP 201" in listed and "HTTP 410" in listed, listed
+        assert page.locator("#pushes-none").is_hidden()
+        assert page.locator("#push-deliveries button").count() == 0  # a push is not redelivered by hand
+    finally:
+        service.stop()

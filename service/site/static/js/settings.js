@@ -1,12 +1,12 @@
 // A correspondence player's settings: mail and push, vacation, claiming on time, resigning, the
-// devices (bearer tokens) that hold the seat, its webhook deliveries, and forgetting the seat in
-// this browser.
+// devices (bearer tokens) that hold the seat, its webhook calls and pushes (deliveries.js), and
+// forgetting the seat in this browser.
 import { call, describe } from "./api.js";
+import { setUpDeliveries } from "./deliveries.js";
 import { $, el } from "./dom.js";
 import { confirmDialog } from "./knock.js";
 import { pushState, pushSupported, subscribeTo, unsubscribeFrom } from "./push.js";
 import { forgetSeat } from "./seats.js";
-import { setUpWebhookDeliveries } from "./webhooks.js";
 
 export function setUpSettings({ gameId, token, act, signedOut }) {
   const auth = () => ({ token: token() });
@@ -49,7 +49,8 @@ export function setUpSettings({ gameId, token, act, signedOut }) {
   });
   setUpPush({ gameId, token });
   listTokens({ gameId, token, signedOut });
-  setUpWebhookDeliveries({ gameId, token });
+  setUpDeliveries({ gameId, token, channel: "webhook" });
+  setUpDeliveries({ gameId, token, channel: "push" });
 }
 
 // This device told of the seat by Web Push (push.js), from a click: on, or off again.
