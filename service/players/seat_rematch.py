@@ -9,7 +9,9 @@ The other seat hears of the offer on its page, by mail, on the finished game's s
 open for it: `after_the_end`) and, when a player holds it, on the player's stream: each time as
 `rematch_offered`, with what accepting takes (never the offering seat's token). It may decline
 instead (a reason code optional, as a challenge's): the offering seat's stream, open while its
-offer waits for an answer, hears `rematch_declined`, and its page says so."""
+offer waits for an answer, hears `rematch_declined`, its page says so, and its mail (as the offer
+was mailed). The new game stays open, as any game with an invite is: the offering seat may send its
+invite link to someone else."""
 from __future__ import annotations
 
 from datetime import datetime
@@ -54,6 +56,10 @@ def decline(game: Game, seat: int, reason: str | None, now: datetime) -> None:
                       + " already")
     row.declined_at, row.decline_reason = now, reason
     moved_on(game, now)
+    why = f" ({reason.replace('-', ' ')})" if reason else ""
+    _tell_by_mail(game, row.offered_by, f"{_name(game, seat)} declined the rematch{why}.\n\n"
+                  "The new game stays open: its invite link, on your page, still lets someone else take the seat.\n\n"
+                  "Your game: {link}\n", now)
 
 
 def moved_on(game: Game, now: datetime) -> None:
@@ -75,7 +81,8 @@ def offer(game: Game, seat: int, now: datetime) -> tuple[Game, str, dict[int, st
     db.session.add(row)
     # The other seat's stream tells it of the offer (after_the_end); the offering seat's waits for the answer.
     moved_on(game, now)
-    _tell_by_mail(game, 1 - seat, _name(game, seat), now)
+    _tell_by_mail(game, 1 - seat, f"{_name(game, seat)} offers a rematch: the same rules and move time. "
+                  "Accept or decline?\n\nAnswer in your browser: {link}\n", now)
     _tell_the_player(game, 1 - seat, row)
     return rematch, token, invites
 
@@ -119,19 +126,18 @@ def _taken(row: SeatRematch) -> bool:
     return any(s.seat == 1 and s.joined_at is not None for s in db.session.get(Game, row.rematch_id).seats)
 
 
-def _tell_by_mail(game: Game, seat: int, offered_by: str, now: datetime) -> None:
-    """The other seat hears of the offer by mail, when it gave a confirmed address and wants mail:
-    a link that opens its seat of the finished game, where it accepts."""
+def _tell_by_mail(game: Game, seat: int, text: str, now: datetime) -> None:
+    """A seat hears of the offer (the other seat) or of its decline (the offering seat) by mail,
+    when it gave a confirmed address and wants mail, in the game's thread: `text` with `{link}`,
+    the link that opens its seat of the finished game."""
     contact = contacts.contact_of(game.id, seat)
     if contact is None or contact.mail_mode == "off" or not confirm.may_mail(contact.email):
         return
     to = contact.email
     with dispatch.composing(MAIL, "rematch", to, now, game.id, seat, game.version):
         scene = dispatch.scene_for(game, store.load_match(game), seat, now)
-        text = (f"{offered_by} offers a rematch: the same rules and move time. Accept or decline?\n\n"
-                f"Answer in your browser: {scene.link}\n")
         dispatch.enqueue_mail(scene, "rematch", to, game_subject(game.id),  # the game's thread
-                              text, now)
+                              text.format(link=scene.link), now)
 
 
 def invite_back(game: Game, seat: int) -> tuple[str, str, str, int]:

@@ -41,3 +41,21 @@ def test_no_mail_to_a_seat_that_wants_none(nclient, notify_app, mail_server):
     assert nclient.post(f"/games/{game['id']}/seat-rematch", headers=auth(game["tokens"][0])).status_code == 201
     deliver(notify_app)
     assert not mail_server.catcher.to("bob@example.org")
+
+
+def test_the_offering_seat_is_mailed_a_decline_with_its_reason(nclient, notify_app, mail_server):
+    game = start_game(nclient, contact0={"email": "ann@example.org"}, contact1={"email": "bob@example.org"})
+    assert act(nclient, game, 1, {"type": "resign"}).status_code == 200
+    assert nclient.post(f"/games/{game['id']}/seat-rematch", headers=auth(game["tokens"][0])).status_code == 201
+    deliver(notify_app)
+    mail_server.catcher.clear()
+    declined = nclient.post(f"/games/{game['id']}/seat-rematch/decline", json={"reason": "move-time"},
+                            headers=auth(game["tokens"][1]))
+    assert declined.status_code == 200, declined.get_json()
+    deliver(notify_app)
+    [mail] = mail_server.catcher.to("ann@example.org")
+    assert mail["Subject"] == f"[Gin {game['id'][:8]}] A game of Gin Rummy by mail"
+    body = text(mail)
+    assert body.startswith("Bob declined the rematch (move time).\n"), body
+    assert re.search(rf"Your game: http://gin\.test/play/{game['id']}#link=\S+", body), body
+    assert not mail_server.catcher.to("bob@example.org")  # the declining seat is not told of its own answer
