@@ -10,6 +10,7 @@ a random player, and the reference bot's --knock-at variants, as before with --r
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import multiprocessing
 import os
@@ -119,11 +120,14 @@ def pairing(level: int, other: int, matches: int, think: float, timings: dict, d
             processes: int = 1, first_seed: int = 0) -> str:
     started = time.perf_counter()
     work = [(seed, level, other, think, deals) for seed in range(first_seed, first_seed + matches)]
-    if processes > 1:
-        with multiprocessing.Pool(processes) as pool:
-            results = pool.map(one_match, work, chunksize=1)
-    else:
-        results = list(map(one_match, work))
+    results = []
+    with multiprocessing.Pool(processes) if processes > 1 else contextlib.nullcontext() as pool:
+        for result in (pool.imap(one_match, work, chunksize=1) if pool else map(one_match, work)):
+            results.append(result)
+            if len(results) % 100 == 0 and len(results) < matches:  # a long run shows where it stands
+                so_far = sum(won for won, _, _ in results)
+                print(f"  ... level {level} v level {other}: {so_far} won of {len(results)} "
+                      f"({time.perf_counter() - started:.0f} s)", file=sys.stderr, flush=True)
     wins = sum(won for won, _, _ in results)
     timings.setdefault(level, []).extend(t for _, spent, _ in results for t in spent)
     net = [points for _, _, hands in results for points in hands]
