@@ -183,7 +183,9 @@ class Waiter:
 
     def __init__(self, key: str, version: int | None):
         self.key, self.version = key, version
-        self.moved = self.chatted = False  # what the wake-ups since news() said
+        # What the wake-ups since news() said: a version moved to (the newest named), or moved
+        # without a version (a listener reconnecting, the end of the wait); a message written.
+        self.moved, self.moved_to, self.chatted = False, None, False
         self.hub: Hub | None = None  # the hub it joined
         self._event = threading.Event()
 
@@ -191,16 +193,25 @@ class Waiter:
         if self.hub is not None:
             self.hub.leave(self)
 
-    def wake(self, moved: bool = True, chatted: bool = True) -> None:
-        """Wake it; by default with news of anything (a reconnected listener, the end of the wait)."""
-        self.moved |= moved
+    def wake(self, moved: bool = True, chatted: bool = True, version: int | None = None) -> None:
+        """Wake it; by default with news of anything (a reconnected listener, the end of the wait);
+        `version`: the version the key moved to, when the wake-up says (a commit's)."""
+        if moved and version is not None:
+            self.moved_to = version if self.moved_to is None else max(self.moved_to, version)
+        else:
+            self.moved |= moved
         self.chatted |= chatted
         self._event.set()
 
     def news(self) -> tuple[bool, bool]:
         """(the version may have moved, a message may have been written) since the last call: what
-        to read after a wake-up (nothing, after a wake-up that said neither)."""
-        moved, chatted, self.moved, self.chatted = self.moved, self.chatted, False, False
+        to read after a wake-up (nothing, after a wake-up that said neither). A version named by a
+        wake-up is news only past the waiter's version as it is now: a waiter joined before its
+        read has its version set after it, and a commit's wake-up that arrives late (PostgreSQL
+        echoes this process's own NOTIFY) for a version the read saw costs no second read."""
+        moved = self.moved or (self.moved_to is not None and
+                               not (isinstance(self.version, int) and self.moved_to <= self.version))
+        chatted, self.moved, self.moved_to, self.chatted = self.chatted, False, None, False
         return moved, chatted
 
     def wait(self, seconds: float) -> bool:
@@ -276,7 +287,7 @@ class Hub:
             elif version == CHAT:
                 waiter.wake(moved=False)
             elif not (isinstance(waiter.version, int) and isinstance(version, int) and version <= waiter.version):
-                waiter.wake(chatted=False)
+                waiter.wake(chatted=False, version=version if isinstance(version, int) else None)
 
     def mark(self) -> int:
         """Taken before a read whose key is known only after it (a player's stream: its player)."""

@@ -123,6 +123,11 @@ class _Deadline:
             raise TimeoutError("the total time is up")
         return left
 
+    def passed(self) -> bool:
+        """Whether the total time is up: the timer fired, or a socket timeout set to what was left
+        fired first (under load the timer's thread may not have run yet), so one fault is told one way."""
+        return self.expired or time.monotonic() >= self.end
+
     def watch(self, sock: socket.socket) -> None:
         """Shut `sock`'s connection at the deadline (through a duplicate descriptor, which keeps
         working when TLS wraps the socket in a new object)."""
@@ -188,7 +193,7 @@ def send(url: str, body: bytes, sent_headers: dict, timeout: float, allow_privat
         try:
             return _exchange(deadline, parts, address, port, body, sent_headers, connect_timeout)
         except (OSError, http.client.HTTPException) as exc:
-            if deadline.expired:
+            if deadline.passed():
                 raise WebhookError(f"no answer within the total timeout of {timeout:g} s",
                                    destination_down=True) from None
             raise WebhookError(f"{type(exc).__name__}: {exc}", destination_down=True) from None
