@@ -14,6 +14,7 @@ was mailed). The new game stays open, as any game with an invite is: the offerin
 invite link to someone else."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 
 from ..core.errors import Problem
@@ -57,9 +58,9 @@ def decline(game: Game, seat: int, reason: str | None, now: datetime) -> None:
     row.declined_at, row.decline_reason = now, reason
     moved_on(game, now)
     why = f" ({reason.replace('-', ' ')})" if reason else ""
-    _tell_by_mail(game, row.offered_by, f"{_name(game, seat)} declined the rematch{why}.\n\n"
-                  "The new game stays open: its invite link, on your page, still lets someone else take the seat.\n\n"
-                  "Your game: {link}\n", now)
+    _tell_by_mail(game, row.offered_by, lambda link: (
+        f"{_name(game, seat)} declined the rematch{why}.\n\nThe new game stays open: its invite link, on your "
+        f"page, still lets someone else take the seat.\n\nYour game: {link}\n"), now)
 
 
 def moved_on(game: Game, now: datetime) -> None:
@@ -81,8 +82,9 @@ def offer(game: Game, seat: int, now: datetime) -> tuple[Game, str, dict[int, st
     db.session.add(row)
     # The other seat's stream tells it of the offer (after_the_end); the offering seat's waits for the answer.
     moved_on(game, now)
-    _tell_by_mail(game, 1 - seat, f"{_name(game, seat)} offers a rematch: the same rules and move time. "
-                  "Accept or decline?\n\nAnswer in your browser: {link}\n", now)
+    _tell_by_mail(game, 1 - seat, lambda link: (
+        f"{_name(game, seat)} offers a rematch: the same rules and move time. Accept or decline?\n\n"
+        f"Answer in your browser: {link}\n"), now)
     _tell_the_player(game, 1 - seat, row)
     return rematch, token, invites
 
@@ -126,10 +128,10 @@ def _taken(row: SeatRematch) -> bool:
     return any(s.seat == 1 and s.joined_at is not None for s in db.session.get(Game, row.rematch_id).seats)
 
 
-def _tell_by_mail(game: Game, seat: int, text: str, now: datetime) -> None:
+def _tell_by_mail(game: Game, seat: int, text: Callable[[str], str], now: datetime) -> None:
     """A seat hears of the offer (the other seat) or of its decline (the offering seat) by mail,
-    when it gave a confirmed address and wants mail, in the game's thread: `text` with `{link}`,
-    the link that opens its seat of the finished game."""
+    when it gave a confirmed address and wants mail, in the game's thread: `text(link)`, with the
+    link that opens its seat of the finished game."""
     contact = contacts.contact_of(game.id, seat)
     if contact is None or contact.mail_mode == "off" or not confirm.may_mail(contact.email):
         return
@@ -137,7 +139,7 @@ def _tell_by_mail(game: Game, seat: int, text: str, now: datetime) -> None:
     with dispatch.composing(MAIL, "rematch", to, now, game.id, seat, game.version):
         scene = dispatch.scene_for(game, store.load_match(game), seat, now)
         dispatch.enqueue_mail(scene, "rematch", to, game_subject(game.id),  # the game's thread
-                              text.format(link=scene.link), now)
+                              text(scene.link), now)
 
 
 def invite_back(game: Game, seat: int) -> tuple[str, str, str, int]:
