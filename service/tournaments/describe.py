@@ -1,6 +1,7 @@
 """What anyone reads of a tournament (no token needed: tournaments are public events): the listing,
 one tournament with its entrants, rounds, pairings (each round's with the standings it was paired
-from), standings and crosstable, and a player's tournaments (for the profile).
+from), standings and crosstable (and a knockout's whole bracket), and a player's tournaments (for
+the profile).
 
 Every game of a tournament can be watched and, once over, replayed by anyone: its watch key is
 derived from the tournament's secret (HMAC, as a player's public games' keys are: players.watching),
